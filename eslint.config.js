@@ -1,0 +1,92 @@
+// Lint rules: type-checked TypeScript rules, plus the layer boundaries of the architecture:
+// a folder of src/ may import only from the layers listed before it.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+const layers = [
+  'core',
+  'config',
+  'plugin-api',
+  'engine',
+  'plugins',
+  'stores',
+  'observability',
+  'executions',
+  'events',
+  'auth',
+  'services',
+  'http',
+  'mcp',
+];
+
+/** Each layer may not import the layers after it (mcp and http are siblings). */
+const boundaryRules = layers.map((layer, index) => {
+  const forbidden = layers
+    .slice(index + 1)
+    .filter((later) => !(layer === 'http' && later === 'mcp'));
+  if (layer === 'mcp') forbidden.push('http');
+  return {
+    files: [`src/${layer}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: forbidden.map((name) => ({
+            group: [`**/${name}/**`, `**/${name}`, `../${name}/*`],
+            message: `The ${layer} layer may not import from ${name} (see docs/architecture.md).`,
+          })),
+        },
+      ],
+    },
+  };
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'web/dist/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
+      '@typescript-eslint/no-unnecessary-condition': [
+        'error',
+        { allowConstantLoopConditions: true },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    // Tests read JSON answers field by field; typing every answer would hide the assertions.
+    files: ['test/**/*.ts', '**/*.test.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  ...boundaryRules,
+  prettier,
+);

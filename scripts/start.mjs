@@ -1,0 +1,16 @@
+// Starts the built server, building it first when nothing is built.
+// Usage: npm start -- [dev|prod|postgres] [--svc.x=y ...]
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const entry = join(root, 'dist/main.js');
+if (!existsSync(entry)) {
+  const build = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], {
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+await import(pathToFileURL(entry).href);

@@ -1,0 +1,136 @@
+// The error catalogue: every failure the service reports has a stable code listed here as
+// data. Edges (HTTP, MCP) map codes to their own status tables; the domain never knows HTTP.
+
+export type ErrorKind = 'user' | 'operational' | 'unexpected';
+
+export interface ErrorSpec {
+  readonly kind: ErrorKind;
+  readonly retryable: boolean;
+  /** Message template; `{name}` is replaced by the parameter of that name. */
+  readonly template: string;
+}
+
+export const ERROR_CATALOGUE = {
+  INVALID_REQUEST_BODY: { kind: 'user', retryable: false, template: 'Invalid request body' },
+  VALIDATION_FAILED: { kind: 'user', retryable: false, template: 'Validation failed' },
+  MISSING_PARAMETER: {
+    kind: 'user',
+    retryable: false,
+    template: "Required parameter '{name}' is missing",
+  },
+  BAD_REQUEST: { kind: 'user', retryable: false, template: '{detail}' },
+  WORKFLOW_INVALID: { kind: 'user', retryable: false, template: 'Validation failed' },
+  SESSION_NOT_FOUND: {
+    kind: 'user',
+    retryable: false,
+    template: "Session '{sessionId}' does not exist",
+  },
+  SESSION_ALREADY_EXISTS: {
+    kind: 'user',
+    retryable: false,
+    template: "Session '{sessionId}' already exists",
+  },
+  WORKFLOW_NOT_FOUND: {
+    kind: 'user',
+    retryable: false,
+    template: "Workflow '{workflowId}' does not exist in session '{sessionId}'",
+  },
+  VERSION_NOT_FOUND: {
+    kind: 'user',
+    retryable: false,
+    template: "Version '{version}' of workflow '{workflowId}' does not exist",
+  },
+  PLUGIN_TYPE_NOT_FOUND: {
+    kind: 'user',
+    retryable: false,
+    template: "Plugin type '{type}' does not exist",
+  },
+  ROUTE_NOT_FOUND: { kind: 'user', retryable: false, template: 'No endpoint {method} {path}' },
+  METHOD_NOT_ALLOWED: {
+    kind: 'user',
+    retryable: false,
+    template: 'Method {method} is not supported for {path}; use {allowed}',
+  },
+  PAYLOAD_TOO_LARGE: {
+    kind: 'user',
+    retryable: false,
+    template: 'Request body is larger than the limit of {limit} bytes',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    kind: 'user',
+    retryable: false,
+    template: "Content type '{contentType}' is not supported; send application/json",
+  },
+  SETTINGS_INVALID: { kind: 'operational', retryable: false, template: '{detail}' },
+  STORE_DAMAGED: {
+    kind: 'operational',
+    retryable: false,
+    template: "Stored file '{file}' is damaged: {detail}",
+  },
+  STORE_FAILED: { kind: 'operational', retryable: true, template: 'Storage failed: {detail}' },
+  INTERNAL: {
+    kind: 'unexpected',
+    retryable: true,
+    template: 'An unexpected error occurred. Reference: {reference}',
+  },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+/** A problem tied to one field of the input. */
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+export type ErrorParams = Readonly<Record<string, string | number>>;
+
+export interface AppErrorOptions {
+  readonly params?: ErrorParams;
+  readonly fieldErrors?: readonly FieldError[];
+  /** Overrides the template when the caller has a more precise sentence. */
+  readonly message?: string;
+  readonly cause?: unknown;
+}
+
+export function formatTemplate(template: string, params: ErrorParams = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+/** The one error class of the service: a catalogue code plus what the edges need to answer. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly params: ErrorParams;
+  readonly fieldErrors: readonly FieldError[];
+
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    const params = options.params ?? {};
+    super(options.message ?? formatTemplate(ERROR_CATALOGUE[code].template, params), {
+      cause: options.cause,
+    });
+    this.name = 'AppError';
+    this.code = code;
+    this.params = params;
+    this.fieldErrors = options.fieldErrors ?? [];
+  }
+
+  get kind(): ErrorKind {
+    return ERROR_CATALOGUE[this.code].kind;
+  }
+
+  get retryable(): boolean {
+    return ERROR_CATALOGUE[this.code].retryable;
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+export function assertNever(value: never, what = 'value'): never {
+  throw new Error(`Unexpected ${what}: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,21 @@
+export {
+  AppError,
+  ERROR_CATALOGUE,
+  ERROR_CODES,
+  assertNever,
+  formatTemplate,
+  isAppError,
+} from './errors.js';
+export type {
+  AppErrorOptions,
+  ErrorCode,
+  ErrorKind,
+  ErrorParams,
+  ErrorSpec,
+  FieldError,
+} from './errors.js';
+export { createSequentialIds, randomIds } from './ids.js';
+export type { IdGenerator } from './ids.js';
+export { ManualClock, isoTimestamp, systemClock } from './clock.js';
+export type { Clock } from './clock.js';
+export { KeyedLock } from './keyed-lock.js';
