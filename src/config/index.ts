@@ -1,0 +1,31 @@
+// Public surface of the settings layer: the schema of every svc.* setting, its loading, the
+// build-time choices and the generated reference.
+export {
+  DEFAULT_PLUGINS,
+  OPTIONAL_PLUGINS,
+  readBuildInfo,
+  resolvePluginSelection,
+} from './build.js';
+export type { BuildInfo, OptionalPlugin } from './build.js';
+export { renderConfigurationDoc } from './docs.js';
+export { formatDuration, formatSize, parseDuration, parseSize } from './kinds.js';
+export { API_KEY_ROLES } from './list-entries.js';
+export type {
+  ApiKeyEntry,
+  ApiKeyRole,
+  SupervisorDenyEntry,
+  SupervisorEntry,
+  SupervisorRule,
+} from './list-entries.js';
+export { defaultSettings, loadSettings } from './load.js';
+export type { LoadSettingsOptions, LoadedSettings } from './load.js';
+export { LOG_LEVELS, PROFILE_NAMES, SETTING_KEYS, STORE_TYPES } from './schema.js';
+export type {
+  BaseProfile,
+  LogLevel,
+  ProfileName,
+  SettingKey,
+  Settings,
+  StoreType,
+} from './schema.js';
+export { settingEnvName } from './setting-names.js';

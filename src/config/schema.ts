@@ -1,0 +1,453 @@
+// Every svc.* setting as data: its value kind, its default in each profile, and one line of
+// documentation. The loader, the documentation and the `Settings` type are all derived from it.
+import { bool, duration, int, mapOf, nullable, oneOf, size, stringList, text } from './kinds.js';
+import type { Codec } from './kinds.js';
+import { ENTRY_SCHEMAS, objectList } from './list-entries.js';
+import type { ApiKeyEntry, SupervisorEntry } from './list-entries.js';
+
+export const PROFILE_NAMES = ['dev', 'prod', 'postgres'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+/** The profiles that carry their own defaults; `postgres` is `dev` with relational stores. */
+export type BaseProfile = 'dev' | 'prod';
+
+export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'OFF'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const STORE_TYPES = ['memory', 'file', 'postgres'] as const;
+export type StoreType = (typeof STORE_TYPES)[number];
+
+export interface SettingSpec<TValue> {
+  readonly codec: Codec<TValue>;
+  readonly dev: TValue;
+  readonly prod: TValue;
+  readonly doc: string;
+  /** Kept out of error messages: keys, tokens and URLs that may carry a password. */
+  readonly secret: boolean;
+}
+
+type Defaults<TValue> =
+  { readonly default: TValue } | { readonly dev: TValue; readonly prod: TValue };
+
+function setting<TValue>(
+  codec: Codec<TValue>,
+  defaults: Defaults<NoInfer<TValue>>,
+  doc: string,
+  options: { secret?: boolean } = {},
+): SettingSpec<TValue> {
+  const [dev, prod] =
+    'default' in defaults ? [defaults.default, defaults.default] : [defaults.dev, defaults.prod];
+  return { codec, dev, prod, doc, secret: options.secret ?? false };
+}
+
+function compiles(pattern: string): string | null {
+  try {
+    new RegExp(pattern);
+    return null;
+  } catch (error) {
+    return `not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+const ORIGIN_HINT = 'expected an origin such as https://app.example:8443 (scheme, host, port)';
+
+function isOrigin(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return ORIGIN_HINT;
+  }
+  const bare =
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.username === '' &&
+    url.password === '' &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '' &&
+    !value.endsWith('/');
+  return bare ? null : ORIGIN_HINT;
+}
+
+function isPostgresUrl(value: string): string | null {
+  const hint = 'expected a postgres:// or postgresql:// URL';
+  if (!/^postgres(ql)?:\/\//i.test(value)) return hint;
+  try {
+    new URL(value);
+    return null;
+  } catch {
+    return hint;
+  }
+}
+
+const regexList = () => stringList({ check: compiles });
+const logLevel = () => oneOf(LOG_LEVELS);
+const storeType = () => oneOf(STORE_TYPES);
+
+export const SETTINGS = {
+  'svc.server.address': setting(
+    text(),
+    { default: '127.0.0.1' },
+    'Address the server listens on; a non-loopback address needs a key',
+  ),
+  'svc.server.port': setting(
+    int({ min: 0, max: 65535 }),
+    { default: 8080 },
+    'Port the server listens on; 0 picks a free port',
+  ),
+  'svc.server.compression.enabled': setting(
+    bool(),
+    { dev: false, prod: true },
+    'Compress responses larger than svc.server.compression.min-response-size',
+  ),
+  'svc.server.compression.min-response-size': setting(
+    size(),
+    { default: 1024 },
+    'Smallest response that is compressed',
+  ),
+  'svc.limits.max-body': setting(
+    size({ min: 1 }),
+    { default: 1_048_576 },
+    'Largest request body; a larger one is answered 413',
+  ),
+  'svc.main.banner-mode': setting(
+    oneOf(['console', 'off']),
+    { dev: 'console', prod: 'off' },
+    'Whether the start-up banner is printed to the console',
+  ),
+  'svc.logging.level.root': setting(
+    logLevel(),
+    { dev: 'INFO', prod: 'WARN' },
+    'Log level of everything without a level of its own',
+  ),
+  'svc.logging.level.app': setting(
+    logLevel(),
+    { dev: 'DEBUG', prod: 'INFO' },
+    'Log level of the service (HTTP, tool endpoint, stores, services)',
+  ),
+  'svc.logging.level.engine': setting(
+    logLevel(),
+    { dev: 'TRACE', prod: 'INFO' },
+    'Log level of the stream engine; TRACE writes message payloads to the log',
+  ),
+  'svc.management.exposure.include': setting(
+    stringList({ normalize: (id) => id.toLowerCase() }),
+    {
+      dev: ['health', 'info', 'metrics', 'loggers', 'mappings', 'threaddump'],
+      prod: ['health', 'info', 'metrics'],
+    },
+    'Management endpoints exposed under /actuator; `*` exposes all; replaces the profile list',
+  ),
+  'svc.api-key': setting(
+    nullable(text()),
+    { default: null },
+    'Single key with the ADMIN role for the REST API, the tool endpoint and /actuator',
+    { secret: true },
+  ),
+  'svc.api-keys': setting(
+    objectList<ApiKeyEntry>(ENTRY_SCHEMAS.apiKey),
+    { default: [] },
+    'Named keys, each with a name, key, role and sessions (see below)',
+  ),
+  'svc.mcp.api-key': setting(
+    nullable(text()),
+    { default: null },
+    'Key that protects the tool endpoint /mcp alone',
+    { secret: true },
+  ),
+  'svc.mcp.enabled': setting(bool(), { default: true }, 'Serve the tool endpoint at /mcp'),
+  'svc.allowed-hosts': setting(
+    stringList(),
+    { default: [] },
+    'Host headers accepted besides localhost, 127.0.0.1 and [::1] while no key is set',
+  ),
+  'svc.allowed-origins': setting(
+    stringList({ check: isOrigin, normalize: (origin) => new URL(origin).origin }),
+    { default: [] },
+    'Origins (e.g. https://app.example:8443) allowed to send changing requests while no key is set',
+  ),
+  'svc.variables.allowed': setting(
+    stringList(),
+    { default: [] },
+    'Further names `${env.NAME}` and `${sys.name}` placeholders may read',
+  ),
+  'svc.var.*': setting(
+    mapOf(text()),
+    { default: {} },
+    'Values `${sys.svc.var.NAME}` placeholders may read; any name below the prefix is allowed',
+  ),
+  'svc.process.allowed-commands': setting(
+    stringList(),
+    { default: [] },
+    'Executables PROCESS_EXECUTOR may run, matched exactly; when set, useShell is refused',
+  ),
+  'svc.process.allow-any': setting(
+    bool(),
+    { default: false },
+    'Let PROCESS_EXECUTOR run any executable; effective only while the allow-list is empty',
+  ),
+  'svc.script.timeout-ms': setting(
+    int({ min: 1 }),
+    { default: 10_000 },
+    'Time limit of one script run, in milliseconds',
+  ),
+  'svc.script.max-statements': setting(
+    int({ min: 1 }),
+    { default: 50_000_000 },
+    'Statement limit of one script run; scripts have no memory limit',
+  ),
+  'svc.llm.deny-input-patterns': setting(
+    regexList(),
+    { default: [] },
+    'Regular expressions an LLM_CALL prompt must not match; a pattern with a comma goes in an indexed entry',
+  ),
+  'svc.llm.deny-output-patterns': setting(
+    regexList(),
+    { default: [] },
+    'Regular expressions an LLM answer and its tool-call arguments must not match',
+  ),
+  'svc.llm.max-input-chars': setting(
+    int({ min: 0 }),
+    { default: 0 },
+    'Most prompt characters per LLM call; 0 means no limit',
+  ),
+  'svc.llm.rate-limit.*': setting(
+    mapOf(int({ min: 1 })),
+    { default: {} },
+    'Requests per minute to the provider named below the prefix, e.g. svc.llm.rate-limit.openai',
+  ),
+  'svc.mcp-client.allowed-tools': setting(
+    stringList(),
+    { default: [] },
+    'Tools MCP_TOOL_CALL may call; empty allows any',
+  ),
+  'svc.mcp-client.max-argument-bytes': setting(
+    int({ min: 1 }),
+    { default: 65_536 },
+    'Most argument bytes per MCP_TOOL_CALL',
+  ),
+  'svc.mcp-client.deny-argument-patterns': setting(
+    regexList(),
+    { default: [] },
+    'Regular expressions MCP_TOOL_CALL arguments must not match',
+  ),
+  'svc.session.store-type': setting(
+    storeType(),
+    { default: 'memory' },
+    'Where sessions and workflows are kept; postgres needs a build with the relational stores',
+  ),
+  'svc.session.base-dir': setting(
+    text(),
+    { default: 'data/sessions' },
+    'Directory of the file session store',
+  ),
+  'svc.execution-log.dir': setting(
+    nullable(text()),
+    { default: null },
+    'Directory of the durable execution log; off keeps the log in memory',
+  ),
+  'svc.execution-log.retained-runs': setting(
+    int({ min: 1 }),
+    { default: 500 },
+    'Newest runs kept in the execution log and restored on start',
+  ),
+  'svc.execution-log.compact-after': setting(
+    int({ min: 1 }),
+    { default: 10_000 },
+    'Events written between two trims of the execution log',
+  ),
+  'svc.restart.dir': setting(
+    nullable(text()),
+    { default: null },
+    'Directory of the file checkpoint store (one JSON line per message, no caps)',
+  ),
+  'svc.restart.store-type': setting(
+    storeType(),
+    { default: 'memory' },
+    'Where checkpoints are kept; postgres needs a build with the relational stores',
+  ),
+  'svc.restart.spill-dir': setting(
+    nullable(text()),
+    { default: null },
+    'Directory the memory checkpoint store spills node output to beyond its caps',
+  ),
+  'svc.restart.retained-executions': setting(
+    int({ min: 0 }),
+    { default: 10 },
+    'Newest executions kept restartable in memory',
+  ),
+  'svc.restart.messages-per-node': setting(
+    int({ min: 0 }),
+    { default: 200 },
+    'Messages the memory checkpoint store keeps per node and execution',
+  ),
+  'svc.restart.bytes-per-node': setting(
+    size(),
+    { default: 4_194_304 },
+    'Bytes the memory checkpoint store keeps per node and execution',
+  ),
+  'svc.restart.auto-resume': setting(
+    bool(),
+    { default: false },
+    'After recovery on start, resume every interrupted run in turn',
+  ),
+  'svc.db.url': setting(
+    nullable(text({ check: isPostgresUrl })),
+    { default: null },
+    'Run-time URL of the relational database (postgres://), for a least-privilege account',
+    { secret: true },
+  ),
+  'svc.db.migration-url': setting(
+    nullable(text({ check: isPostgresUrl })),
+    { default: null },
+    'URL of the relational database (postgres://) for an account that may change the schema',
+    { secret: true },
+  ),
+  'svc.execution.max-concurrent': setting(
+    nullable(int({ min: 1 })),
+    { default: null },
+    'Executions holding a slot at once; off means no limit',
+  ),
+  'svc.execution.max-concurrent-per-session': setting(
+    nullable(int({ min: 1 })),
+    { default: null },
+    'Executions of one session holding a slot at once; off means no limit',
+  ),
+  'svc.execution.max-concurrent-per-workflow': setting(
+    nullable(int({ min: 1 })),
+    { default: null },
+    'Executions of one workflow holding a slot at once; off means no limit',
+  ),
+  'svc.execution.on-limit': setting(
+    oneOf(['REJECT', 'QUEUE']),
+    { default: 'REJECT' },
+    'What a start meets when no slot is free: REJECT answers 429, QUEUE waits',
+  ),
+  'svc.execution.queue-capacity': setting(
+    int({ min: 0 }),
+    { default: 100 },
+    'Starts that may wait for a slot',
+  ),
+  'svc.execution.queue-timeout': setting(
+    nullable(duration()),
+    { default: null },
+    'Longest wait for a slot before the execution ends TIMED_OUT; off waits without limit',
+  ),
+  'svc.execution.shutdown-timeout': setting(
+    duration(),
+    { default: 30_000 },
+    'Time running executions get to finish when the server stops',
+  ),
+  'svc.session.execution-timeout-seconds': setting(
+    int({ min: 1 }),
+    { default: 3600 },
+    'Run deadline in seconds; a run still going ends TIMED_OUT',
+  ),
+  'svc.start.idempotency-max-keys': setting(
+    int({ min: 1 }),
+    { default: 100_000 },
+    'Idempotency keys of starts remembered at once',
+  ),
+  'svc.start.idempotency-ttl': setting(
+    duration(),
+    { default: 600_000 },
+    'How long an idempotency key of a start is remembered',
+  ),
+  'svc.tracker.cleanup-ttl': setting(
+    duration(),
+    { default: 600_000 },
+    'How long the live state of an ended execution is kept',
+  ),
+  'svc.tracker.max-sessions': setting(
+    nullable(int({ min: 1 })),
+    { default: null },
+    'Sessions the tracker holds at once; off means no limit',
+  ),
+  'svc.streaming.status-history-ttl-minutes': setting(
+    int({ min: 1 }),
+    { default: 5 },
+    'Minutes progress history is kept for late stream clients',
+  ),
+  'svc.streaming.status-history-max-snapshots': setting(
+    int({ min: 1 }),
+    { default: 200 },
+    'Progress snapshots kept per execution',
+  ),
+  'svc.streaming.status-history-max-executions': setting(
+    int({ min: 1 }),
+    { default: 1000 },
+    'Executions whose progress history is kept',
+  ),
+  'svc.results.max-per-execution': setting(
+    int({ min: 1 }),
+    { default: 1000 },
+    'Result events kept per execution',
+  ),
+  'svc.results.max-executions': setting(
+    int({ min: 1 }),
+    { default: 200 },
+    'Executions whose result events are kept',
+  ),
+  'svc.results.ttl': setting(
+    duration(),
+    { default: 3_600_000 },
+    'How long result events are kept after their last use',
+  ),
+  'svc.logs.store.retention.default-period-minutes': setting(
+    int({ min: 1, max: 1440 }),
+    { default: 30 },
+    'Minutes node log lines are kept in memory',
+  ),
+  'svc.workflow.cache-ttl': setting(
+    duration(),
+    { default: 600_000 },
+    "How long a prepared workflow is kept unused (SPEC's workflow.cache.ttl.ms)",
+  ),
+  'svc.session-memory.ttl': setting(
+    nullable(duration()),
+    { default: null },
+    'How long SESSION_MEMORY history is kept in the relational store; off keeps it',
+  ),
+  'svc.supervisors': setting(
+    objectList<SupervisorEntry>(ENTRY_SCHEMAS.supervisor, { uniqueField: 'id' }),
+    { default: [] },
+    'Supervisors that review commands or send commands on events (see below)',
+  ),
+  'svc.workers.token': setting(
+    nullable(text()),
+    { default: null },
+    'Token remote workers present to the control plane',
+    { secret: true },
+  ),
+  'svc.workers.ssl-bundle': setting(
+    nullable(text()),
+    { default: null },
+    'TLS bundle a worker uses to reach the control plane',
+  ),
+  'svc.workers.plugin-types': setting(stringList(), { default: [] }, 'Plugin types a worker runs'),
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+type ValueOf<TSpec> = TSpec extends SettingSpec<infer TValue> ? TValue : never;
+
+/** Every setting with its typed value; maps are read as `settings['svc.var.*'][name]`. */
+export type Settings = { readonly [TKey in SettingKey]: ValueOf<(typeof SETTINGS)[TKey]> };
+
+export const SETTING_KEYS = Object.keys(SETTINGS) as readonly SettingKey[];
+
+/** Free-form maps: their key ends in `.*` and any name below the prefix is a value. */
+export function isMapKey(key: SettingKey): boolean {
+  return key.endsWith('.*');
+}
+
+/** `svc.var` for `svc.var.*`. */
+export function mapPrefix(key: SettingKey): string {
+  return key.slice(0, -2);
+}
+
+/** Profile `postgres` is `dev` with the relational stores. */
+export const POSTGRES_OVERRIDES = {
+  'svc.session.store-type': 'postgres',
+  'svc.restart.store-type': 'postgres',
+} as const satisfies Partial<Settings>;
