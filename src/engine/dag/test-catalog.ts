@@ -1,0 +1,54 @@
+// A small PluginCatalog made from plain data, so engine tests need no real plugins.
+import type { FieldError } from '../../core/index.js';
+import type { NodeKind, PluginCatalog, PluginDescriptor } from '../ports.js';
+
+export interface TestPluginType {
+  readonly kind: NodeKind;
+  /** Keys whose absence is a configuration error. */
+  readonly required?: readonly string[];
+  /** Extra ports named by the string array under this configuration key. */
+  readonly portsFrom?: string;
+}
+
+export function createTestCatalog(
+  types: Readonly<Record<string, TestPluginType>>,
+  excluded: Readonly<Record<string, string>> = {},
+): PluginCatalog {
+  const descriptors = new Map<string, PluginDescriptor>(
+    Object.entries(types).map(([type, spec]) => [
+      type,
+      {
+        type,
+        kind: spec.kind,
+        validateConfig: (config): FieldError[] =>
+          (spec.required ?? [])
+            .filter((key) => config[key] === undefined)
+            .map((key) => ({ field: key, message: `Missing required key '${key}'` })),
+        outputPorts: (config) => {
+          const extra = spec.portsFrom === undefined ? undefined : config[spec.portsFrom];
+          return ['out', ...(Array.isArray(extra) ? extra.map(String) : [])];
+        },
+      },
+    ]),
+  );
+  return {
+    find: (type) => descriptors.get(type),
+    excludedReason: (type) => {
+      const plugin = excluded[type];
+      return plugin === undefined
+        ? undefined
+        : `Plugin type '${type}' is provided by the optional plugin '${plugin}', which this build does not include`;
+    },
+  };
+}
+
+/** Triggers, a configurable processor with ports from `routes`, and a terminal. */
+export const testCatalog = createTestCatalog(
+  {
+    START: { kind: 'trigger' },
+    STEP: { kind: 'processor', required: ['expression'] },
+    ROUTE: { kind: 'processor', portsFrom: 'routes' },
+    END: { kind: 'terminal' },
+  },
+  { REMOTE_CALL: 'remote-calls' },
+);

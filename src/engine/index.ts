@@ -1,0 +1,35 @@
+export { MAX_DESCRIPTION_LENGTH, MAX_EDGES, MAX_NODES } from './dag/model.js';
+export type { EdgeDefinition, NodeDefinition, WorkflowDefinition } from './dag/model.js';
+export { fieldErrorsOf, formatFieldPath, issueMessage, parseFields } from './dag/field-errors.js';
+export type { FieldResult } from './dag/field-errors.js';
+export {
+  EDGE_OVERFLOW_POLICIES,
+  ERROR_PORT,
+  NO_WORKERS_MESSAGE,
+  ON_ERROR_MODES,
+  TRIGGER_RULES,
+  nodeSettingsSchema,
+  parseNodeSettings,
+} from './dag/node-settings.js';
+export type {
+  EdgeOverflow,
+  NodeSettings,
+  NodeSettingsOptions,
+  OnError,
+  TriggerRule,
+} from './dag/node-settings.js';
+export { VALID_MESSAGE, validateWorkflow } from './dag/validate.js';
+export type { WorkflowValidation, WorkflowValidationOptions } from './dag/validate.js';
+export { describeGraph, topologicalOrder } from './dag/graph.js';
+export type { GraphNode, WorkflowGraph } from './dag/graph.js';
+export { diffWorkflows } from './dag/diff.js';
+export type { WorkflowDiff } from './dag/diff.js';
+export type {
+  NodeKind,
+  PluginCatalog,
+  PluginDescriptor,
+  SessionRecord,
+  SessionStore,
+  WorkflowRecord,
+  WorkflowVersionRecord,
+} from './ports.js';

@@ -1,0 +1,16 @@
+// BRANCH: one port per case, `default` when no case matches (CONTRACT section 2).
+import { definePlugin, z } from '../../../plugin-api/index.js';
+import { configuredPorts, namedExpressions } from '../schemas.js';
+
+export const branchPlugin = definePlugin({
+  type: 'BRANCH',
+  kind: 'processor',
+  description:
+    'Sends each message to the port of the first case whose expression is true, or to default.',
+  configSchema: z.looseObject({
+    cases: namedExpressions('case').describe(
+      'Cases tried in order; each case name is an output port',
+    ),
+  }),
+  outputPorts: (config) => ['out', ...configuredPorts(config.cases), 'default'],
+});

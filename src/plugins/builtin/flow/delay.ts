@@ -1,0 +1,13 @@
+// DELAY: holds each message for a fixed time (CONTRACT section 2).
+import { definePlugin, z } from '../../../plugin-api/index.js';
+import { nonNegativeInt } from '../schemas.js';
+
+export const delayPlugin = definePlugin({
+  type: 'DELAY',
+  kind: 'processor',
+  description: 'Passes each message on after delayMs milliseconds.',
+  configSchema: z.looseObject({
+    delayMs: nonNegativeInt().describe('Milliseconds to hold each message'),
+  }),
+  outputPorts: () => ['out'],
+});

@@ -1,0 +1,13 @@
+// FILTER: routes each message by a JSONata predicate (CONTRACT section 2).
+import { definePlugin, z } from '../../../plugin-api/index.js';
+import { jsonataExpression } from '../schemas.js';
+
+export const filterPlugin = definePlugin({
+  type: 'FILTER',
+  kind: 'processor',
+  description: 'Sends a message to out when the expression is true, to rejected otherwise.',
+  configSchema: z.looseObject({
+    expression: jsonataExpression().describe('JSONata predicate over the payload'),
+  }),
+  outputPorts: () => ['out', 'rejected'],
+});

@@ -1,0 +1,174 @@
+// Configuration schema pieces the built-in plugins share: syntax-checked JSONata, Handlebars
+// and cron text, URLs, counts, and lists of names that become output ports.
+import { CronPattern } from 'croner';
+import Handlebars from 'handlebars';
+import jsonata from 'jsonata';
+import { z } from '../../plugin-api/index.js';
+
+/**
+ * Remembers the syntax check of each text: a workflow often repeats an expression, and
+ * validation runs on every save and start. Bounded so odd traffic cannot grow it forever.
+ */
+function memoizeCheck(
+  check: (text: string) => string | undefined,
+): (text: string) => string | undefined {
+  const limit = 10_000;
+  const results = new Map<string, string | undefined>();
+  return (text) => {
+    if (results.has(text)) return results.get(text);
+    if (results.size >= limit) results.clear();
+    const problem = check(text);
+    results.set(text, problem);
+    return problem;
+  };
+}
+
+function messageOf(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'message' in error) {
+    return String(error.message);
+  }
+  return String(error);
+}
+
+/** Compiles without evaluating: syntax only, no data is touched. */
+export const jsonataProblem = memoizeCheck((text) => {
+  try {
+    jsonata(text);
+    return undefined;
+  } catch (error) {
+    const position =
+      typeof error === 'object' && error !== null && 'position' in error
+        ? ` at position ${String(error.position)}`
+        : '';
+    return `Invalid JSONata expression: ${messageOf(error)}${position}`;
+  }
+});
+
+export const handlebarsProblem = memoizeCheck((text) => {
+  try {
+    Handlebars.precompile(text);
+    return undefined;
+  } catch (error) {
+    // Parse errors span four lines (headline, source, caret, expectation); keep the first
+    // and the last so the message stays on one line.
+    const lines = messageOf(error).split('\n');
+    const message = lines.length > 2 ? `${lines[0] ?? ''} ${lines.at(-1) ?? ''}` : lines.join(' ');
+    return `Invalid Handlebars template: ${message}`;
+  }
+});
+
+export const cronProblem = memoizeCheck((text) => {
+  try {
+    new CronPattern(text);
+    return undefined;
+  } catch (error) {
+    return `Invalid cron expression: ${messageOf(error).replace(/^CronPattern: /, '')}`;
+  }
+});
+
+/** A non-empty string that `problem` accepts. */
+function checkedText(problem: (text: string) => string | undefined) {
+  return z
+    .string()
+    .min(1)
+    .superRefine((text, ctx) => {
+      // An empty text is already reported as empty.
+      if (text === '') return;
+      const message = problem(text);
+      if (message !== undefined) ctx.addIssue({ code: 'custom', message });
+    });
+}
+
+/** A JSONata expression; its input is the message payload (CONTRACT section 1). */
+export const jsonataExpression = () => checkedText(jsonataProblem);
+export const handlebarsTemplate = () => checkedText(handlebarsProblem);
+export const cronSchedule = () => checkedText(cronProblem);
+
+const PLACEHOLDER = /\$\{[^}]+\}/;
+
+/**
+ * An absolute http(s) URL. A URL holding a `${env.NAME}` placeholder is resolved only when
+ * the node runs, so only its scheme can be checked here.
+ */
+export const httpUrl = () =>
+  z
+    .string()
+    .min(1)
+    .superRefine((text, ctx) => {
+      if (text === '') return;
+      if (PLACEHOLDER.test(text)) {
+        if (!/^(https?:\/\/|\$\{)/i.test(text)) {
+          ctx.addIssue({ code: 'custom', message: 'Must be an http or https URL' });
+        }
+        return;
+      }
+      if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
+        ctx.addIssue({ code: 'custom', message: `Must be an http or https URL, got '${text}'` });
+      }
+    });
+
+export const positiveInt = () => z.number().int().positive();
+export const nonNegativeInt = () => z.number().int().min(0);
+
+/**
+ * A list of port names: non-empty, unique, and not one of the `reserved` ports the node
+ * already has (`out`, and `error` for onError ERROR_PORT), so every port name is distinct.
+ */
+export function portNameList<Item extends z.ZodType>(
+  item: Item,
+  nameOf: (value: z.output<Item>) => string,
+  what: string,
+  reserved: readonly string[],
+) {
+  return z
+    .array(item)
+    .min(1, `Needs at least one ${what}`)
+    .superRefine((items, ctx) => {
+      const seen = new Set<string>();
+      items.forEach((value, index) => {
+        const name = nameOf(value);
+        const path = typeof value === 'string' ? [index] : [index, 'name'];
+        if (reserved.includes(name)) {
+          ctx.addIssue({
+            code: 'custom',
+            path,
+            message: `The ${what} name '${name}' is reserved; ${reserved.join(', ')} are ports of their own`,
+          });
+        } else if (seen.has(name)) {
+          ctx.addIssue({ code: 'custom', path, message: `Duplicate ${what} name '${name}'` });
+        }
+        seen.add(name);
+      });
+    });
+}
+
+/** `[{ name, expression }]` whose names become ports (BRANCH cases, CLASSIFY classes). */
+export function namedExpressions(what: string) {
+  return portNameList(
+    z.object({ name: z.string().min(1), expression: jsonataExpression() }),
+    (value) => value.name,
+    what,
+    ['out', 'default', 'error'],
+  );
+}
+
+/** Requires at least one of `keys`, reported on the first of them. */
+export function requireOneOf(
+  config: Readonly<Record<string, unknown>>,
+  keys: readonly [string, ...string[]],
+  ctx: z.RefinementCtx,
+  message: string,
+): void {
+  if (keys.some((key) => config[key] !== undefined)) return;
+  ctx.addIssue({ code: 'custom', path: [keys[0]], message });
+}
+
+/**
+ * Names of ports taken from configuration. A missing list gives none, so plugin discovery
+ * can list the fixed ports of a type whose empty configuration is invalid (BRANCH).
+ */
+export function configuredPorts(
+  items: readonly (string | { readonly name: string })[] | undefined,
+): string[] {
+  return (items ?? []).map((item) => (typeof item === 'string' ? item : item.name));
+}

@@ -1,0 +1,10 @@
+// MANUAL trigger: one empty message per start (CONTRACT section 1).
+import { definePlugin, z } from '../../../plugin-api/index.js';
+
+export const manualPlugin = definePlugin({
+  type: 'MANUAL',
+  kind: 'trigger',
+  description: 'Emits one empty message when the workflow starts.',
+  configSchema: z.looseObject({}),
+  outputPorts: () => ['out'],
+});

@@ -1,0 +1,44 @@
+// Builds the frozen registry of one build: the core plugins plus the chosen optional ones.
+import { AppError } from '../core/index.js';
+import { OPTIONAL_PLUGINS, corePlugins } from './builtin-plugins.js';
+import type { OptionalPluginName } from './builtin-plugins.js';
+import { CORE_PLUGIN, PluginRegistry } from './registry.js';
+
+export const OPTIONAL_PLUGIN_NAMES = Object.keys(OPTIONAL_PLUGINS) as OptionalPluginName[];
+
+/** `svc.plugins=default`: every optional plugin except script-js. */
+export const DEFAULT_OPTIONAL_PLUGINS: readonly OptionalPluginName[] = OPTIONAL_PLUGIN_NAMES.filter(
+  (name) => name !== 'script-js',
+);
+
+export function isOptionalPluginName(name: string): name is OptionalPluginName {
+  return Object.hasOwn(OPTIONAL_PLUGINS, name);
+}
+
+export interface PluginRegistryOptions {
+  /** Names of the optional plugins in this build; an unknown name is refused. */
+  readonly optionalPlugins: readonly string[];
+}
+
+export function createPluginRegistry(options: PluginRegistryOptions): PluginRegistry {
+  const unknown = options.optionalPlugins.filter((name) => !isOptionalPluginName(name));
+  if (unknown.length > 0) {
+    throw new AppError('SETTINGS_INVALID', {
+      params: {
+        detail: `Unknown optional plugin ${unknown.map((name) => `'${name}'`).join(', ')}; known: ${OPTIONAL_PLUGIN_NAMES.join(', ')}`,
+      },
+    });
+  }
+  const chosen = new Set(options.optionalPlugins);
+  const registry = new PluginRegistry();
+  for (const plugin of corePlugins({ scripts: chosen.has('script-js') })) {
+    plugin.register(registry, CORE_PLUGIN);
+  }
+  for (const name of OPTIONAL_PLUGIN_NAMES) {
+    for (const plugin of OPTIONAL_PLUGINS[name]) {
+      if (chosen.has(name)) plugin.register(registry, name);
+      else registry.exclude(plugin.type, name);
+    }
+  }
+  return registry.freeze();
+}

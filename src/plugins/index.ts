@@ -1,0 +1,10 @@
+export {
+  DEFAULT_OPTIONAL_PLUGINS,
+  OPTIONAL_PLUGIN_NAMES,
+  createPluginRegistry,
+  isOptionalPluginName,
+} from './create-plugin-registry.js';
+export type { PluginRegistryOptions } from './create-plugin-registry.js';
+export type { OptionalPluginName } from './builtin-plugins.js';
+export { CORE_PLUGIN, PluginRegistry } from './registry.js';
+export type { PluginInfo, RegisteredPlugin } from './registry.js';

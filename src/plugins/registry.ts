@@ -1,0 +1,161 @@
+// The plugin host: the plugin types of this build, frozen after boot, as the engine's
+// PluginCatalog and as discovery records (CONTRACT section 4, plugin discovery).
+import { parseFields } from '../engine/index.js';
+import type { PluginCatalog, PluginDescriptor } from '../engine/index.js';
+import { z } from '../plugin-api/index.js';
+import type { NodeKind, PluginDefinition } from '../plugin-api/index.js';
+
+/** Origin of the plugin types every build includes. */
+export const CORE_PLUGIN = 'core';
+
+export interface RegisteredPlugin extends PluginDescriptor {
+  readonly description: string;
+  /** The optional plugin that provides the type, or `core`. */
+  readonly plugin: string;
+  /** Idle timeout when a node sets no `timeoutSeconds`; absent when there is none. */
+  readonly defaultTimeoutSeconds?: number;
+}
+
+/** What plugin discovery shows of one type. */
+export interface PluginInfo {
+  readonly type: string;
+  readonly kind: NodeKind;
+  readonly description: string;
+  readonly plugin: string;
+  /** Ports of an empty configuration; for a type that needs configuration, its fixed ports. */
+  readonly ports: readonly string[];
+  /** JSON Schema of the configuration as a user writes it. */
+  readonly configSchema: Record<string, unknown>;
+  readonly defaultTimeoutSeconds: number | null;
+}
+
+interface Entry {
+  readonly plugin: RegisteredPlugin;
+  readonly info: () => PluginInfo;
+}
+
+/**
+ * Ports when no valid configuration is at hand. The built-in `outputPorts` tolerate a
+ * missing list of names, so an empty configuration yields the ports every node of the
+ * type has; any other plugin falls back to `out`.
+ */
+function fixedPorts<Config>(definition: PluginDefinition<Config>): readonly string[] {
+  const empty = parseFields(definition.configSchema, {});
+  if (empty.ok) return definition.outputPorts(empty.value);
+  try {
+    return definition.outputPorts({} as unknown as Config);
+  } catch {
+    return ['out'];
+  }
+}
+
+function once<T>(make: () => T): () => T {
+  let value: { readonly made: T } | undefined;
+  return () => (value ??= { made: make() }).made;
+}
+
+function toEntry<Config>(definition: PluginDefinition<Config>, origin: string): Entry {
+  // Validation asks for the ports of each configuration right after checking it; keeping
+  // the parsed value spares a second parse. Configurations are read-only by contract.
+  const parsedConfigs = new WeakMap<object, Config>();
+  const parse = (config: Readonly<Record<string, unknown>>) => {
+    const parsed = parseFields(definition.configSchema, config);
+    if (parsed.ok) parsedConfigs.set(config, parsed.value);
+    return parsed;
+  };
+  const plugin: RegisteredPlugin = {
+    type: definition.type,
+    kind: definition.kind,
+    description: definition.description,
+    plugin: origin,
+    ...(definition.defaultTimeoutSeconds === undefined
+      ? {}
+      : { defaultTimeoutSeconds: definition.defaultTimeoutSeconds }),
+    validateConfig: (config) => {
+      const parsed = parse(config);
+      return parsed.ok ? [] : parsed.errors;
+    },
+    outputPorts: (config) => {
+      const known = parsedConfigs.get(config);
+      if (known !== undefined) return definition.outputPorts(known);
+      const parsed = parse(config);
+      return parsed.ok ? definition.outputPorts(parsed.value) : fixedPorts(definition);
+    },
+  };
+  // Discovery is rare and JSON Schema generation is not free: made on first request.
+  const info = once((): PluginInfo => ({
+    type: definition.type,
+    kind: definition.kind,
+    description: definition.description,
+    plugin: origin,
+    ports: fixedPorts(definition),
+    configSchema: z.toJSONSchema(definition.configSchema, {
+      io: 'input',
+      unrepresentable: 'any',
+    }),
+    defaultTimeoutSeconds: definition.defaultTimeoutSeconds ?? null,
+  }));
+  return { plugin, info };
+}
+
+export class PluginRegistry implements PluginCatalog {
+  readonly #entries = new Map<string, Entry>();
+  /** Types of optional plugins this build leaves out, with the plugin that provides them. */
+  readonly #excluded = new Map<string, string>();
+  #frozen = false;
+
+  /** Adds a type; `origin` names its optional plugin, or `core`. */
+  register<Config>(definition: PluginDefinition<Config>, origin: string): void {
+    this.#assertOpen(definition.type);
+    if (this.#entries.has(definition.type)) {
+      throw new Error(`Plugin type '${definition.type}' is already registered`);
+    }
+    this.#entries.set(definition.type, toEntry(definition, origin));
+  }
+
+  /** Records a type of an optional plugin left out of this build, so it is not "unknown". */
+  exclude(type: string, origin: string): void {
+    this.#assertOpen(type);
+    this.#excluded.set(type, origin);
+  }
+
+  /** After boot the set of types never changes (SPEC Build-time choices). */
+  freeze(): this {
+    this.#frozen = true;
+    return this;
+  }
+
+  get frozen(): boolean {
+    return this.#frozen;
+  }
+
+  find(type: string): RegisteredPlugin | undefined {
+    return this.#entries.get(type)?.plugin;
+  }
+
+  excludedReason(type: string): string | undefined {
+    if (this.#entries.has(type)) return undefined;
+    const origin = this.#excluded.get(type);
+    return origin === undefined
+      ? undefined
+      : `Plugin type '${type}' is provided by the optional plugin '${origin}', which this build does not include`;
+  }
+
+  /** Discovery records of every type, sorted by type. */
+  list(): PluginInfo[] {
+    return [...this.#entries.keys()]
+      .sort()
+      .map((type) => this.describe(type))
+      .filter((info) => info !== undefined);
+  }
+
+  describe(type: string): PluginInfo | undefined {
+    return this.#entries.get(type)?.info();
+  }
+
+  #assertOpen(type: string): void {
+    if (this.#frozen) {
+      throw new Error(`Cannot add plugin type '${type}': the plugin registry is frozen`);
+    }
+  }
+}
