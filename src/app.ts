@@ -1,0 +1,113 @@
+// Composition root: settings -> stores -> plugins -> services -> HTTP edge.
+import type { FastifyInstance } from 'fastify';
+import { AppError, randomIds, systemClock } from './core/index.js';
+import type { Clock, IdGenerator } from './core/index.js';
+import type { BuildInfo, ProfileName, Settings } from './config/index.js';
+import type { SessionStore } from './engine/index.js';
+import {
+  createHttpServer,
+  registerPluginRoutes,
+  registerSessionRoutes,
+  registerWorkflowRoutes,
+} from './http/index.js';
+import { createLoggers } from './observability/index.js';
+import type { Loggers } from './observability/index.js';
+import { createPluginRegistry } from './plugins/index.js';
+import type { PluginRegistry } from './plugins/index.js';
+import { SessionService } from './services/index.js';
+import { createSessionStore } from './stores/index.js';
+
+export interface AppOptions {
+  readonly settings: Settings;
+  readonly profile: ProfileName;
+  readonly buildInfo: BuildInfo;
+  readonly loggers?: Loggers;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  /** A session store to use instead of the one the settings name. */
+  readonly store?: SessionStore;
+}
+
+export interface App {
+  readonly fastify: FastifyInstance;
+  readonly loggers: Loggers;
+  readonly plugins: PluginRegistry;
+  readonly sessions: SessionService;
+  /** Listens on the configured address and port; answers the bound address and port. */
+  listen(): Promise<{ address: string; port: number }>;
+  close(): Promise<void>;
+}
+
+export async function createApp(options: AppOptions): Promise<App> {
+  const { settings, buildInfo } = options;
+  const loggers =
+    options.loggers ??
+    createLoggers({
+      root: settings['svc.logging.level.root'],
+      app: settings['svc.logging.level.app'],
+      engine: settings['svc.logging.level.engine'],
+    });
+  const store = options.store ?? sessionStoreFor(settings, buildInfo);
+  await store.open();
+  const plugins = createPluginRegistry({ optionalPlugins: buildInfo.plugins });
+  const sessions = new SessionService({
+    store,
+    catalog: plugins,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? randomIds,
+    workers: buildInfo.workers,
+  });
+
+  const { fastify } = await createHttpServer({
+    logger: loggers.app,
+    bodyLimit: settings['svc.limits.max-body'],
+    compression: {
+      enabled: settings['svc.server.compression.enabled'],
+      threshold: settings['svc.server.compression.min-response-size'],
+    },
+  });
+  registerSessionRoutes(fastify, sessions);
+  registerWorkflowRoutes(fastify, sessions);
+  registerPluginRoutes(fastify, plugins);
+  await fastify.ready();
+
+  return {
+    fastify,
+    loggers,
+    plugins,
+    sessions,
+    async listen() {
+      await fastify.listen({
+        host: settings['svc.server.address'],
+        port: settings['svc.server.port'],
+      });
+      const bound = fastify.server.address();
+      if (bound === null || typeof bound === 'string') {
+        return { address: settings['svc.server.address'], port: settings['svc.server.port'] };
+      }
+      return { address: bound.address, port: bound.port };
+    },
+    async close() {
+      await fastify.close();
+      await store.close();
+    },
+  };
+}
+
+function sessionStoreFor(settings: Settings, buildInfo: BuildInfo): SessionStore {
+  const type = settings['svc.session.store-type'];
+  switch (type) {
+    case 'memory':
+      return createSessionStore({ type: 'memory' });
+    case 'file':
+      return createSessionStore({ type: 'file', baseDir: settings['svc.session.base-dir'] });
+    case 'postgres':
+      throw new AppError('SETTINGS_INVALID', {
+        params: {
+          detail: buildInfo.persistence
+            ? "svc.session.store-type 'postgres' is not available yet in this build"
+            : "svc.session.store-type 'postgres' needs the relational-database stores, which this build does not include (build with svc.persistence=postgres)",
+        },
+      });
+  }
+}

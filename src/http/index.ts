@@ -1,0 +1,10 @@
+export { createHttpServer, pathOf } from './server.js';
+export type { HttpServer, HttpServerOptions } from './server.js';
+export { HTTP_STATUS_BY_CODE, httpStatusOf } from './error-mapping.js';
+export { errorEnvelope, successEnvelope } from './envelope.js';
+export type { ErrorEnvelope, SuccessEnvelope } from './envelope.js';
+export { registerSessionRoutes } from './sessions.routes.js';
+export { registerWorkflowRoutes } from './workflows.routes.js';
+export { registerPluginRoutes } from './plugins.routes.js';
+export { RouteTable } from './route-table.js';
+export { renderErrorsDoc } from './errors-doc.js';

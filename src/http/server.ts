@@ -1,0 +1,131 @@
+// The Fastify server: envelope on every answer, SPEC's input errors, request ids, 404/405.
+import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import Fastify, { LogController } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
+import { AppError, isAppError } from '../core/index.js';
+import { errorEnvelope } from './envelope.js';
+import { httpStatusOf } from './error-mapping.js';
+import { zodValidatorCompiler } from './request-validation.js';
+import { RouteTable } from './route-table.js';
+
+export interface HttpServerOptions {
+  readonly logger: FastifyBaseLogger;
+  readonly bodyLimit: number;
+  /** Compress answers larger than `threshold` bytes (the prod profile). */
+  readonly compression: { readonly enabled: boolean; readonly threshold: number };
+}
+
+export interface HttpServer {
+  readonly fastify: FastifyInstance;
+  readonly routes: RouteTable;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  const fastify = Fastify({
+    loggerInstance: options.logger,
+    // Request lines would drown the application log; failures are logged where they happen.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.bodyLimit,
+    return503OnClosing: true,
+    // A caller's own request id is kept when it is a plain token, so logs can be correlated.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+  const routes = new RouteTable();
+
+  fastify.setValidatorCompiler(zodValidatorCompiler);
+  // Only JSON is accepted as a request body: anything else is answered 415.
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.add(method, route.url);
+  });
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('X-Request-ID', request.id);
+    done();
+  });
+  fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  fastify.setNotFoundHandler((request, reply) => {
+    const path = pathOf(request);
+    const allowed = routes.allowedMethods(path);
+    const error =
+      allowed.length > 0
+        ? new AppError('METHOD_NOT_ALLOWED', {
+            params: { method: request.method, path, allowed: allowed.join(', ') },
+          })
+        : new AppError('ROUTE_NOT_FOUND', { params: { method: request.method, path } });
+    if (allowed.length > 0) void reply.header('Allow', allowed.join(', '));
+    return sendError(error, request, reply);
+  });
+  if (options.compression.enabled) {
+    await fastify.register(compress, { global: true, threshold: options.compression.threshold });
+  }
+  return { fastify, routes };
+}
+
+function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const appError = toAppError(error, request);
+  const status = httpStatusOf(appError.code);
+  if (status >= 500) {
+    request.log.error({ err: error, reference: request.id }, 'Request failed unexpectedly');
+  }
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send(errorEnvelope(status, appError.message, pathOf(request), appError.fieldErrors));
+}
+
+/** Fastify's own failures become catalogue errors; anything unknown is an unexpected one. */
+function toAppError(error: unknown, request: FastifyRequest): AppError {
+  if (isAppError(error)) {
+    return error.kind === 'unexpected' || httpStatusOf(error.code) >= 500
+      ? internal(request, error)
+      : error;
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new AppError('PAYLOAD_TOO_LARGE', { params: { limit: request.routeOptions.bodyLimit } });
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', {
+      params: { contentType: request.headers['content-type'] ?? '' },
+    });
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return new AppError('INVALID_REQUEST_BODY', {
+      fieldErrors: [{ field: 'body', message: 'Request body is empty but declared as JSON' }],
+    });
+  }
+  if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return new AppError('INVALID_REQUEST_BODY', {
+      fieldErrors: [{ field: 'body', message: `Malformed JSON: ${(error as Error).message}` }],
+    });
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new AppError('BAD_REQUEST', {
+      params: { detail: fastifyError.message ?? 'Bad request' },
+    });
+  }
+  return internal(request, error);
+}
+
+function internal(request: FastifyRequest, cause: unknown): AppError {
+  return new AppError('INTERNAL', { params: { reference: request.id }, cause });
+}
+
+export function pathOf(request: FastifyRequest): string {
+  const index = request.url.indexOf('?');
+  return index === -1 ? request.url : request.url.slice(0, index);
+}

@@ -1,0 +1,66 @@
+// Process concerns only: read settings, build the app, listen, and stop on a signal.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app.js';
+import type { App } from './app.js';
+import { loadSettings, readBuildInfo } from './config/index.js';
+import { isAppError } from './core/index.js';
+
+const BANNER = String.raw`
+ __      __       _     __ _
+ \ \    / /__ _ _| |__ / _| |_____ __ __
+  \ \/\/ / _ \ '_| / /|  _| / _ \ V  V /
+   \_/\_/\___/_| |_\_\|_| |_\___/\_/\_/   workflow service
+`;
+
+function packageVersion(): string {
+  const file = fileURLToPath(new URL('../package.json', import.meta.url));
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
+  return typeof parsed.version === 'string' ? parsed.version : '0.0.0';
+}
+
+async function main(): Promise<void> {
+  const buildInfo = readBuildInfo(fileURLToPath(new URL('./build-info.json', import.meta.url)), {
+    version: packageVersion(),
+  });
+  const { settings, profile, warnings } = loadSettings({
+    argv: process.argv.slice(2),
+    env: process.env,
+    features: { postgres: buildInfo.persistence },
+  });
+  if (settings['svc.main.banner-mode'] === 'console') {
+    process.stdout.write(`${BANNER}\n  version ${buildInfo.version}, profile ${profile}\n\n`);
+  }
+  const app = await createApp({ settings, profile, buildInfo });
+  for (const warning of warnings) app.loggers.app.warn(warning);
+  const { address, port } = await app.listen();
+  app.loggers.app.info({ address, port, profile }, `Listening on http://${address}:${port}`);
+  stopOnSignals(app);
+}
+
+function stopOnSignals(app: App): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    app.loggers.app.info({ signal }, 'Stopping');
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.loggers.app.error({ err: error }, 'Stopping failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  const message = isAppError(error) ? error.message : String(error);
+  process.stderr.write(`Start-up failed: ${message}\n`);
+  if (!isAppError(error) && error instanceof Error && error.stack) {
+    process.stderr.write(`${error.stack}\n`);
+  }
+  process.exit(1);
+});
