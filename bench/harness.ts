@@ -1,0 +1,63 @@
+// Shared benchmark plumbing: timing, statistics, the results table and bench/results/latest.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+
+export interface BenchResult {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  /** The same measure for a raw baseline, taken in the same run. */
+  readonly baseline?: number;
+  /** value / baseline. */
+  readonly ratio?: number;
+  readonly goal?: string;
+}
+
+export interface Bench {
+  readonly name: string;
+  run(): Promise<BenchResult[]>;
+}
+
+/** Median time of `iterations` calls of `work`, after `warmup` calls, in milliseconds. */
+export async function medianMs(
+  work: () => unknown,
+  iterations: number,
+  warmup = 5,
+): Promise<number> {
+  for (let i = 0; i < warmup; i++) await work();
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = process.hrtime.bigint();
+    await work();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+}
+
+export function round(value: number, digits = 3): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+export function printTable(results: readonly BenchResult[]): void {
+  const rows = results.map((result) => [
+    result.name,
+    `${round(result.value)} ${result.unit}`,
+    result.baseline === undefined ? '' : `${round(result.baseline)} ${result.unit}`,
+    result.ratio === undefined ? '' : String(round(result.ratio, 2)),
+    result.goal ?? '',
+  ]);
+  const header = ['benchmark', 'value', 'baseline', 'ratio', 'goal'];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]): string =>
+    cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ');
+  process.stdout.write(`${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
+  for (const row of rows) process.stdout.write(`${line(row)}\n`);
+}
+
+export function writeResults(results: readonly BenchResult[], file: URL): void {
+  mkdirSync(new URL('.', file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+}

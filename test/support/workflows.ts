@@ -1,0 +1,42 @@
+// Small workflow drafts used across tests.
+import type { EdgeDefinition, NodeDefinition, WorkflowDefinition } from '../../src/engine/index.js';
+
+export function linearWorkflow(
+  workflowId = 'wf',
+  description = 'A linear workflow',
+): WorkflowDefinition {
+  return {
+    workflowId,
+    description,
+    nodes: [
+      { nodeId: 'start', type: 'MANUAL' },
+      { nodeId: 'shape', type: 'MAPPER', config: { mode: 'PROJECTION', expression: '{"n": 1}' } },
+      { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
+    ],
+    edges: [
+      { source: 'start', target: 'shape' },
+      { source: 'shape', target: 'print' },
+    ],
+  };
+}
+
+/** A chain of `nodes` nodes and extra forward edges up to `edges`, acyclic by construction. */
+export function largeWorkflow(
+  nodes: number,
+  edges: number,
+  workflowId = 'large',
+): WorkflowDefinition {
+  const nodeList: NodeDefinition[] = [{ nodeId: 'n0', type: 'MANUAL' }];
+  for (let i = 1; i < nodes - 1; i++) {
+    nodeList.push({ nodeId: `n${i}`, type: 'FILTER', config: { expression: `payload.n > ${i}` } });
+  }
+  nodeList.push({ nodeId: `n${nodes - 1}`, type: 'CONSOLE_TERMINAL' });
+  const edgeList: EdgeDefinition[] = [];
+  for (let i = 1; i < nodes; i++) edgeList.push({ source: `n${i - 1}`, target: `n${i}` });
+  for (let gap = 2; edgeList.length < edges; gap++) {
+    for (let i = 1; i + gap < nodes && edgeList.length < edges; i++) {
+      edgeList.push({ source: `n${i}`, target: `n${i + gap}` });
+    }
+  }
+  return { workflowId, description: 'large', nodes: nodeList, edges: edgeList };
+}
