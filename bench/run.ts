@@ -2,9 +2,10 @@
 // prints a table and writes bench/results/latest.json.
 import { printTable, writeResults } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
+import { engineChainBench } from './engine-chain.bench.js';
 import { workflowSaveBench } from './workflow-save.bench.js';
 
-const BENCHES: readonly Bench[] = [workflowSaveBench];
+const BENCHES: readonly Bench[] = [workflowSaveBench, engineChainBench];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const selected = BENCHES.filter(

@@ -33,3 +33,31 @@ export type {
   WorkflowRecord,
   WorkflowVersionRecord,
 } from './ports.js';
+export {
+  ManualScheduler,
+  RunClock,
+  WorkflowRun,
+  childMessageId,
+  isTerminalNodeStatus,
+  prepareWorkflow,
+  realTimers,
+  sourceMessageId,
+} from './runtime/index.js';
+export type {
+  EngineLogger,
+  LogLevel,
+  NodeState,
+  NodeStatus,
+  PlannedNode,
+  PrepareOptions,
+  RunEndStatus,
+  RunListener,
+  RunLogEntry,
+  RunOptions,
+  RunOutcome,
+  TimerHandle,
+  TimerScheduler,
+  WorkflowPlan,
+} from './runtime/index.js';
+export { Channel, DroppingChannel, END } from './streams/channel.js';
+export type { End, Inbox, NodeInput, Outbox, Overflow } from './streams/channel.js';

@@ -2,7 +2,7 @@
 import type { FieldError } from '../core/index.js';
 import type { WorkflowDefinition } from './dag/model.js';
 
-import type { NodeKind } from '../plugin-api/index.js';
+import type { NodeKind, NodeRuntime, NodeSetup } from '../plugin-api/index.js';
 
 export type { NodeKind };
 
@@ -14,6 +14,10 @@ export interface PluginDescriptor {
   validateConfig(config: Readonly<Record<string, unknown>>): readonly FieldError[];
   /** Output ports for a configuration that passed `validateConfig`. */
   outputPorts(config: Readonly<Record<string, unknown>>): readonly string[];
+  /** Idle timeout when a node sets no `timeoutSeconds`; absent when there is none. */
+  readonly defaultTimeoutSeconds?: number;
+  /** The run-time part of one node, for a configuration that passed `validateConfig`. */
+  createRuntime(config: Readonly<Record<string, unknown>>, setup: NodeSetup): NodeRuntime;
 }
 
 export interface PluginCatalog {

@@ -33,6 +33,8 @@ export interface PluginDefinition<Config> {
   readonly outputPorts: (config: Config) => readonly string[];
   /** Idle timeout applied when the node sets no `timeoutSeconds`; none when absent. */
   readonly defaultTimeoutSeconds?: number;
+  /** The run-time part; a type without one cannot run yet and fails to prepare. */
+  readonly create?: NodeFactory<Config>;
 }
 
 /** Declares a plugin type with its configuration type inferred from the schema. */
@@ -41,3 +43,109 @@ export function definePlugin<Schema extends z.ZodType>(
 ): PluginDefinition<z.output<Schema>> {
   return definition;
 }
+
+// ---------------------------------------------------------------------------------------
+// Run time: what a node does with messages. The engine's node runner wraps every plugin the
+// same way (control gate, retries, timeouts, onError, checkpoints, accounting), so plugins
+// only transform messages.
+
+/** One message a node emits; `port` defaults to `out`. */
+export interface Emit {
+  readonly payload: unknown;
+  readonly port?: string;
+  /** Headers added to the emitted message; `attempt` is the runtime's own. */
+  readonly headers?: Readonly<Record<string, unknown>>;
+}
+
+/** What one call of `process` emits: nothing, one message or several, in order. */
+export type ProcessResult = Emit | readonly Emit[] | undefined;
+
+/**
+ * A plugin failure that says whether a retry can help (retries repeat per message). Bad
+ * input is never retried: fail it with `nonRetryable`. Any other thrown error counts as a
+ * retryable failure.
+ */
+export class StepFailure extends Error {
+  readonly retryable: boolean;
+
+  private constructor(message: string, retryable: boolean, cause: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'StepFailure';
+    this.retryable = retryable;
+  }
+
+  static retryable(message: string, cause?: unknown): StepFailure {
+    return new StepFailure(message, true, cause);
+  }
+
+  static nonRetryable(message: string, cause?: unknown): StepFailure {
+    return new StepFailure(message, false, cause);
+  }
+}
+
+export interface NodeLog {
+  trace(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  debug(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  error(message: string, fields?: Readonly<Record<string, unknown>>): void;
+}
+
+export interface SubWorkflowRequest {
+  readonly sessionId: string;
+  readonly workflowId: string;
+  readonly payload: unknown;
+}
+
+/** What a running node may use. Narrow on purpose: never the whole runtime. */
+export interface NodeContext {
+  readonly executionId: string;
+  readonly sessionId: string;
+  readonly workflowId: string;
+  readonly nodeId: string;
+  /** Aborted when the run is stopped or cancelled, or the node times out. */
+  readonly signal: AbortSignal;
+  readonly log: NodeLog;
+  /** The start request's `payload` (read by `API_TRIGGER`). */
+  readonly startPayload: unknown;
+  /** Milliseconds since the epoch on the run's clock. */
+  now(): number;
+  /** Waits on the run's clock (a pause stops the wait); rejects when `signal` aborts. */
+  sleep(ms: number): Promise<void>;
+  /**
+   * Runs another workflow as a child execution (nesting depth at most 5) and answers the
+   * payloads its terminal nodes received, in order. Rejects when the child does not complete.
+   */
+  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]>;
+}
+
+/** Most plugins: called once per message; the runtime adds retries, timeouts and onError. */
+export interface MessageProcessor {
+  process(message: Message, ctx: NodeContext): ProcessResult | Promise<ProcessResult>;
+  /** Called once when the node ends, however it ends. */
+  close?(): void | Promise<void>;
+}
+
+/**
+ * Triggers and stateful plugins (aggregator, loops): the whole input stream in, the whole
+ * output stream out. Pulled: the engine asks for the next emit only when its children can
+ * take it, so back-pressure needs nothing more. Clean up in `finally`.
+ */
+export interface StreamNode {
+  /** A plain iterable suits a plugin that never waits (it costs no promise per message). */
+  run(input: AsyncIterable<Message>, ctx: NodeContext): AsyncIterable<Emit> | Iterable<Emit>;
+}
+
+export type NodeRuntime = MessageProcessor | StreamNode;
+
+export function isStreamNode(runtime: NodeRuntime): runtime is StreamNode {
+  return 'run' in runtime;
+}
+
+/** What a plugin learns about its node when the workflow is prepared. */
+export interface NodeSetup {
+  readonly nodeId: string;
+}
+
+/** Makes the run-time part of a plugin for one node and its parsed configuration. */
+export type NodeFactory<Config> = (config: Config, setup: NodeSetup) => NodeRuntime;

@@ -81,6 +81,20 @@ function toEntry<Config>(definition: PluginDefinition<Config>, origin: string): 
       const parsed = parse(config);
       return parsed.ok ? definition.outputPorts(parsed.value) : fixedPorts(definition);
     },
+    createRuntime: (config, setup) => {
+      if (definition.create === undefined) {
+        throw new Error(`Plugin type '${definition.type}' cannot run in this version`);
+      }
+      let value = parsedConfigs.get(config);
+      if (value === undefined) {
+        const parsed = parse(config);
+        if (!parsed.ok) {
+          throw new Error(`Configuration of plugin type '${definition.type}' is invalid`);
+        }
+        value = parsed.value;
+      }
+      return definition.create(value, setup);
+    },
   };
   // Discovery is rare and JSON Schema generation is not free: made on first request.
   const info = once((): PluginInfo => ({

@@ -1,5 +1,6 @@
 // A small PluginCatalog made from plain data, so engine tests need no real plugins.
 import type { FieldError } from '../../core/index.js';
+import type { NodeRuntime } from '../../plugin-api/index.js';
 import type { NodeKind, PluginCatalog, PluginDescriptor } from '../ports.js';
 
 export interface TestPluginType {
@@ -8,6 +9,9 @@ export interface TestPluginType {
   readonly required?: readonly string[];
   /** Extra ports named by the string array under this configuration key. */
   readonly portsFrom?: string;
+  /** The run-time part, for engine tests that run workflows. */
+  readonly runtime?: (config: Readonly<Record<string, unknown>>) => NodeRuntime;
+  readonly defaultTimeoutSeconds?: number;
 }
 
 export function createTestCatalog(
@@ -27,6 +31,13 @@ export function createTestCatalog(
         outputPorts: (config) => {
           const extra = spec.portsFrom === undefined ? undefined : config[spec.portsFrom];
           return ['out', ...(Array.isArray(extra) ? extra.map(String) : [])];
+        },
+        ...(spec.defaultTimeoutSeconds === undefined
+          ? {}
+          : { defaultTimeoutSeconds: spec.defaultTimeoutSeconds }),
+        createRuntime: (config) => {
+          if (spec.runtime === undefined) throw new Error(`Type '${type}' cannot run`);
+          return spec.runtime(config);
         },
       },
     ]),

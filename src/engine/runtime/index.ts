@@ -1,0 +1,17 @@
+export { prepareWorkflow } from './plan.js';
+export type { PlannedNode, PrepareOptions, WorkflowPlan } from './plan.js';
+export { ManualScheduler, RunClock, realTimers } from './run-clock.js';
+export type { TimerHandle, TimerScheduler } from './run-clock.js';
+export { childMessageId, sourceMessageId } from './message-ids.js';
+export { WorkflowRun, isTerminalNodeStatus } from './workflow-run.js';
+export type {
+  EngineLogger,
+  LogLevel,
+  NodeState,
+  NodeStatus,
+  RunEndStatus,
+  RunListener,
+  RunLogEntry,
+  RunOptions,
+  RunOutcome,
+} from './workflow-run.js';

@@ -1,0 +1,642 @@
+// The stream engine through its own surface: streams, ids, retries, onError, timeouts,
+// trigger rules and cancellation (SPEC "What the service does", "States and transitions").
+import { describe, expect, it } from 'vitest';
+import { ManualClock, systemClock } from '../../core/index.js';
+import { StepFailure } from '../../plugin-api/index.js';
+import type { Emit, Message, NodeRuntime } from '../../plugin-api/index.js';
+import { createTestCatalog } from '../dag/test-catalog.js';
+import type { TestPluginType } from '../dag/test-catalog.js';
+import type { EdgeDefinition, NodeDefinition } from '../dag/model.js';
+import { prepareWorkflow } from './plan.js';
+import { ManualScheduler, RunClock } from './run-clock.js';
+import { WorkflowRun } from './workflow-run.js';
+import type { NodeState, RunLogEntry } from './workflow-run.js';
+
+interface Harness {
+  readonly run: WorkflowRun;
+  readonly results: Map<string, Message[]>;
+  readonly logs: RunLogEntry[];
+  readonly changes: { nodeId: string; status: string }[];
+  readonly scheduler: ManualScheduler | undefined;
+  node(nodeId: string): NodeState;
+}
+
+const source = (payloads: readonly unknown[]): TestPluginType => ({
+  kind: 'trigger',
+  runtime: () => ({
+    async *run() {
+      for (const payload of payloads) yield await Promise.resolve({ payload });
+    },
+  }),
+});
+
+const processor = (
+  process: (message: Message) => Emit | Emit[] | undefined | Promise<Emit | Emit[] | undefined>,
+): TestPluginType => ({
+  kind: 'processor',
+  runtime: (): NodeRuntime => ({ process }),
+});
+
+const sink: TestPluginType = { kind: 'terminal', runtime: () => ({ process: () => undefined }) };
+
+function harness(
+  types: Record<string, TestPluginType>,
+  nodes: NodeDefinition[],
+  edges: EdgeDefinition[],
+  options: { manualTime?: boolean; deadlineMs?: number; capacity?: number } = {},
+): Harness {
+  const catalog = createTestCatalog({ ...types, SINK: sink });
+  const plan = prepareWorkflow({ workflowId: 'w', description: '', nodes, edges }, catalog, {
+    workers: false,
+  });
+  const manual = options.manualTime === true ? new ManualClock() : undefined;
+  const scheduler = manual ? new ManualScheduler(manual) : undefined;
+  const clock = new RunClock(manual ?? systemClock, scheduler);
+  const results = new Map<string, Message[]>();
+  const logs: RunLogEntry[] = [];
+  const changes: { nodeId: string; status: string }[] = [];
+  const run = new WorkflowRun({
+    executionId: 'e1',
+    sessionId: 's1',
+    workflowId: 'w',
+    lineage: 'e1',
+    startPayload: undefined,
+    plan,
+    clock,
+    deadlineMs: options.deadlineMs,
+    channelCapacity: options.capacity,
+    logger: { isLevelEnabled: () => false, trace: () => undefined },
+    runSubWorkflow: () => Promise.resolve([]),
+    listener: {
+      nodeChanged: (state) => changes.push({ nodeId: state.nodeId, status: state.status }),
+      result: (nodeId, message) => results.set(nodeId, [...(results.get(nodeId) ?? []), message]),
+      log: (entry) => logs.push(entry),
+      edgeDropped: () => undefined,
+    },
+  });
+  return {
+    run,
+    results,
+    logs,
+    changes,
+    scheduler,
+    node: (nodeId) => {
+      const state = run.nodes.find((candidate) => candidate.nodeId === nodeId);
+      if (!state) throw new Error(`no node ${nodeId}`);
+      return state;
+    },
+  };
+}
+
+const chain = (...ids: string[]): EdgeDefinition[] =>
+  ids.slice(1).map((target, index) => ({ source: ids[index] ?? '', target }));
+
+async function tick(times = 5): Promise<void> {
+  for (let i = 0; i < times; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('WorkflowRun: messages flow (SPEC What the service does)', () => {
+  it('runs a linear workflow to COMPLETED and delivers every message in order to the terminal', async () => {
+    const h = harness(
+      {
+        SRC: source([1, 2, 3]),
+        DOUBLE: processor((m) => ({ payload: (m.payload as number) * 2 })),
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'double', type: 'DOUBLE' },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'double', 'end'),
+    );
+    h.run.start();
+    await expect(h.run.done).resolves.toEqual({ status: 'COMPLETED', error: null });
+    expect(h.results.get('end')?.map((m) => m.payload)).toEqual([2, 4, 6]);
+    expect(h.node('double')).toMatchObject({ status: 'COMPLETED', messagesIn: 3, messagesOut: 3 });
+    expect(h.node('src').status).toBe('COMPLETED');
+  });
+
+  it('derives stable message ids from the parent id and the node, with attempt 1 (CONTRACT 1)', async () => {
+    const make = () =>
+      harness(
+        {
+          SRC: source(['a', 'b']),
+          SPLIT: processor((m) => [{ payload: m.payload }, { payload: m.payload }]),
+        },
+        [
+          { nodeId: 'src', type: 'SRC' },
+          { nodeId: 'split', type: 'SPLIT' },
+          { nodeId: 'end', type: 'SINK' },
+        ],
+        chain('src', 'split', 'end'),
+      );
+    const first = make();
+    first.run.start();
+    await first.run.done;
+    const second = make();
+    second.run.start();
+    await second.run.done;
+    const ids = first.results.get('end')?.map((m) => m.id) ?? [];
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+    expect(second.results.get('end')?.map((m) => m.id)).toEqual(ids);
+    expect(first.results.get('end')?.every((m) => m.headers.attempt === 1)).toBe(true);
+  });
+
+  it('routes by port: a message goes only to the edges of its port, and to edges without a port', async () => {
+    const h = harness(
+      {
+        SRC: source([1, 2, 3, 4]),
+        EVEN: {
+          ...processor((m) => ({
+            payload: m.payload,
+            port: (m.payload as number) % 2 === 0 ? 'yes' : 'no',
+          })),
+          portsFrom: 'ports',
+        },
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'even', type: 'EVEN', config: { ports: ['yes', 'no'] } },
+        { nodeId: 'yes', type: 'SINK' },
+        { nodeId: 'no', type: 'SINK' },
+        { nodeId: 'all', type: 'SINK' },
+      ],
+      [
+        { source: 'src', target: 'even' },
+        { source: 'even', target: 'yes', sourcePort: 'yes' },
+        { source: 'even', target: 'no', sourcePort: 'no' },
+        { source: 'even', target: 'all' },
+      ],
+    );
+    h.run.start();
+    await h.run.done;
+    expect(h.results.get('yes')?.map((m) => m.payload)).toEqual([2, 4]);
+    expect(h.results.get('no')?.map((m) => m.payload)).toEqual([1, 3]);
+    expect(h.results.get('all')?.map((m) => m.payload)).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('WorkflowRun: back-pressure (SPEC What the service does)', () => {
+  it('slows a producer to the pace of a slow consumer and loses nothing', async () => {
+    let produced = 0;
+    let consumed = 0;
+    let maxAhead = 0;
+    const h = harness(
+      {
+        FAST: {
+          kind: 'trigger',
+          runtime: () => ({
+            async *run() {
+              for (let i = 0; i < 200; i++) {
+                produced++;
+                maxAhead = Math.max(maxAhead, produced - consumed);
+                yield await Promise.resolve({ payload: i });
+              }
+            },
+          }),
+        },
+        SLOW: processor(async (m) => {
+          await new Promise((resolve) => setImmediate(resolve));
+          consumed++;
+          return { payload: m.payload };
+        }),
+      },
+      [
+        { nodeId: 'fast', type: 'FAST' },
+        { nodeId: 'slow', type: 'SLOW' },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('fast', 'slow', 'end'),
+      { capacity: 4 },
+    );
+    h.run.start();
+    await h.run.done;
+    expect(h.results.get('end')).toHaveLength(200);
+    expect(h.results.get('end')?.map((m) => m.payload)).toEqual(
+      Array.from({ length: 200 }, (_, i) => i),
+    );
+    // capacity 4, plus one message in the consumer's hands and one waiting in the producer
+    expect(maxAhead).toBeLessThanOrEqual(7);
+  });
+
+  it('moves a node with several children at the pace of its slowest child', async () => {
+    let produced = 0;
+    let slowDone = 0;
+    let maxAhead = 0;
+    const h = harness(
+      {
+        SRC: {
+          kind: 'trigger',
+          runtime: () => ({
+            async *run() {
+              for (let i = 0; i < 100; i++) {
+                produced++;
+                maxAhead = Math.max(maxAhead, produced - slowDone);
+                yield await Promise.resolve({ payload: i });
+              }
+            },
+          }),
+        },
+        FASTSINK: { kind: 'terminal', runtime: () => ({ process: () => undefined }) },
+        SLOWSINK: {
+          kind: 'terminal',
+          runtime: () => ({
+            process: async () => {
+              await new Promise((resolve) => setImmediate(resolve));
+              slowDone++;
+              return undefined;
+            },
+          }),
+        },
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'fast', type: 'FASTSINK' },
+        { nodeId: 'slow', type: 'SLOWSINK' },
+      ],
+      [
+        { source: 'src', target: 'fast' },
+        { source: 'src', target: 'slow' },
+      ],
+      { capacity: 2 },
+    );
+    h.run.start();
+    await h.run.done;
+    expect(h.results.get('fast')).toHaveLength(100);
+    expect(h.results.get('slow')).toHaveLength(100);
+    expect(maxAhead).toBeLessThanOrEqual(5);
+  });
+
+  it('drops the oldest messages at a full edge buffer instead of pacing the parent, and counts them', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const h = harness(
+      {
+        SRC: source(Array.from({ length: 10 }, (_, i) => i)),
+        HOLD: processor(async (m) => {
+          await gate;
+          return { payload: m.payload };
+        }),
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'hold', type: 'HOLD', config: { engine: { edgeBuffer: { size: 2 } } } },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'hold', 'end'),
+    );
+    h.run.start();
+    await tick(20);
+    expect(h.node('src').status).toBe('COMPLETED');
+    release();
+    await h.run.done;
+    const got = h.results.get('end')?.map((m) => m.payload) ?? [];
+    expect(got[0]).toBe(0);
+    expect(got.slice(1)).toEqual([8, 9]);
+    expect(h.node('hold').dropped).toBe(7);
+  });
+});
+
+describe('WorkflowRun: retries and onError (SPEC Node-level engine settings)', () => {
+  it('retries a failing message with an increasing attempt header until it succeeds', async () => {
+    const attempts: number[] = [];
+    const h = harness(
+      {
+        SRC: source(['x']),
+        FLAKY: processor((m) => {
+          attempts.push(m.headers.attempt);
+          if (m.headers.attempt < 3) throw new Error('flaky');
+          return { payload: 'ok' };
+        }),
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        {
+          nodeId: 'flaky',
+          type: 'FLAKY',
+          config: { engine: { retry: { maxAttempts: 3, backoffMs: 0 } } },
+        },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'flaky', 'end'),
+    );
+    h.run.start();
+    await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(h.node('flaky').retries).toBe(2);
+    expect(h.results.get('end')?.[0]?.payload).toBe('ok');
+  });
+
+  it('never retries bad input (a non-retryable failure)', async () => {
+    let calls = 0;
+    const h = harness(
+      {
+        SRC: source(['x']),
+        BAD: processor(() => {
+          calls++;
+          throw StepFailure.nonRetryable('bad input');
+        }),
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        {
+          nodeId: 'bad',
+          type: 'BAD',
+          config: { engine: { retry: { maxAttempts: 5, backoffMs: 0 } } },
+        },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'bad', 'end'),
+    );
+    h.run.start();
+    await h.run.done;
+    expect(calls).toBe(1);
+    expect(h.node('bad')).toMatchObject({ status: 'FAILURE', error: 'bad input', retries: 0 });
+  });
+
+  it('with onError SKIP drops the failing message, counts it and goes on', async () => {
+    const h = harness(
+      {
+        SRC: source([1, 2, 3]),
+        ODD: processor((m) => {
+          if (m.payload === 2) throw StepFailure.nonRetryable('two');
+          return { payload: m.payload };
+        }),
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'odd', type: 'ODD', config: { onError: 'SKIP' } },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'odd', 'end'),
+    );
+    h.run.start();
+    await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
+    expect(h.results.get('end')?.map((m) => m.payload)).toEqual([1, 3]);
+    expect(h.node('odd')).toMatchObject({ status: 'COMPLETED', skipped: 1 });
+  });
+
+  it('with onError ERROR_PORT emits {error, message} on port error', async () => {
+    const h = harness(
+      {
+        SRC: source([1]),
+        FAIL: processor(() => {
+          throw StepFailure.nonRetryable('nope');
+        }),
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'fail', type: 'FAIL', config: { onError: 'ERROR_PORT' } },
+        { nodeId: 'errors', type: 'SINK' },
+      ],
+      [
+        { source: 'src', target: 'fail' },
+        { source: 'fail', target: 'errors', sourcePort: 'error' },
+      ],
+    );
+    h.run.start();
+    await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
+    const payload = h.results.get('errors')?.[0]?.payload as { error: string; message: Message };
+    expect(payload.error).toBe('nope');
+    expect(payload.message.payload).toBe(1);
+  });
+});
+
+describe('WorkflowRun: time (SPEC Node-level engine settings)', () => {
+  it('fails an attempt that passes engine.elementTimeoutMs, so retry applies', async () => {
+    const attempts: number[] = [];
+    const h = harness(
+      {
+        SRC: source(['x']),
+        HANG: processor(async (m) => {
+          attempts.push(m.headers.attempt);
+          if (m.headers.attempt === 1) await new Promise(() => undefined);
+          return { payload: 'late but fine' };
+        }),
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        {
+          nodeId: 'hang',
+          type: 'HANG',
+          config: { engine: { elementTimeoutMs: 50, retry: { maxAttempts: 2, backoffMs: 0 } } },
+        },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'hang', 'end'),
+      { manualTime: true },
+    );
+    h.run.start();
+    await tick();
+    h.scheduler?.advance(50);
+    await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
+    expect(attempts).toEqual([1, 2]);
+  });
+
+  it('ends a node TIMED_OUT when it is idle longer than timeoutSeconds, and the run FAILED', async () => {
+    const h = harness(
+      {
+        SRC: source(['x']),
+        HANG: processor(() => new Promise(() => undefined)),
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'hang', type: 'HANG', config: { timeoutSeconds: 2 } },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'hang', 'end'),
+      { manualTime: true },
+    );
+    h.run.start();
+    await tick();
+    h.scheduler?.advance(1999);
+    await tick();
+    expect(h.node('hang').status).toBe('RUNNING');
+    h.scheduler?.advance(1);
+    const outcome = await h.run.done;
+    expect(h.node('hang').status).toBe('TIMED_OUT');
+    expect(h.node('end').status).toBe('UPSTREAM_FAILED');
+    expect(outcome.status).toBe('FAILED');
+  });
+
+  it('ends a node TIMED_OUT when engine.deadlineMs passes', async () => {
+    const h = harness(
+      { SRC: source(['x']), HANG: processor(() => new Promise(() => undefined)) },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'hang', type: 'HANG', config: { engine: { deadlineMs: 100 } } },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'hang', 'end'),
+      { manualTime: true },
+    );
+    h.run.start();
+    await tick();
+    h.scheduler?.advance(100);
+    await h.run.done;
+    expect(h.node('hang').status).toBe('TIMED_OUT');
+  });
+
+  it('ends the run TIMED_OUT at the run deadline and cancels the nodes still going', async () => {
+    const h = harness(
+      { SRC: source(['x']), HANG: processor(() => new Promise(() => undefined)) },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'hang', type: 'HANG' },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'hang', 'end'),
+      { manualTime: true, deadlineMs: 1000 },
+    );
+    h.run.start();
+    await tick();
+    h.scheduler?.advance(1000);
+    await expect(h.run.done).resolves.toMatchObject({ status: 'TIMED_OUT' });
+    expect(h.node('hang').status).toBe('CANCELLED');
+    expect(h.scheduler?.pending).toBe(0);
+  });
+});
+
+describe('WorkflowRun: failure (SPEC States and transitions, rule 2)', () => {
+  const failing = processor(() => {
+    throw StepFailure.nonRetryable('broken');
+  });
+  const pass = processor((m) => ({ payload: m.payload }));
+
+  it('ends only the failing node FAILURE and every node behind it UPSTREAM_FAILED', async () => {
+    const h = harness(
+      { SRC: source([1]), FAIL: failing, PASS: pass },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'fail', type: 'FAIL' },
+        { nodeId: 'after', type: 'PASS' },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'fail', 'after', 'end'),
+    );
+    h.run.start();
+    const outcome = await h.run.done;
+    expect(outcome.status).toBe('FAILED');
+    expect(h.node('src').status).toBe('COMPLETED');
+    expect(h.node('fail')).toMatchObject({ status: 'FAILURE', error: 'broken' });
+    expect(h.node('after').status).toBe('UPSTREAM_FAILED');
+    expect(h.node('end').status).toBe('UPSTREAM_FAILED');
+  });
+
+  it('lets a node with engine.trigger ALL_DONE go on after a parent failed', async () => {
+    const h = harness(
+      { SRC: source([1]), FAIL: failing, PASS: pass },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'fail', type: 'FAIL' },
+        { nodeId: 'ok', type: 'PASS' },
+        { nodeId: 'join', type: 'PASS', config: { engine: { trigger: 'ALL_DONE' } } },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      [
+        { source: 'src', target: 'fail' },
+        { source: 'src', target: 'ok' },
+        { source: 'fail', target: 'join' },
+        { source: 'ok', target: 'join' },
+        { source: 'join', target: 'end' },
+      ],
+    );
+    h.run.start();
+    await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
+    expect(h.node('join').status).toBe('COMPLETED');
+    expect(h.results.get('end')?.map((m) => m.payload)).toEqual([1]);
+  });
+
+  it('with ONE_SUCCESS goes on while one parent completes, and fails upstream when none does', async () => {
+    const make = (secondType: string) =>
+      harness(
+        { SRC: source([1]), FAIL: failing, PASS: pass },
+        [
+          { nodeId: 'src', type: 'SRC' },
+          { nodeId: 'a', type: 'FAIL' },
+          { nodeId: 'b', type: secondType },
+          { nodeId: 'join', type: 'PASS', config: { engine: { trigger: 'ONE_SUCCESS' } } },
+          { nodeId: 'end', type: 'SINK' },
+        ],
+        [
+          { source: 'src', target: 'a' },
+          { source: 'src', target: 'b' },
+          { source: 'a', target: 'join' },
+          { source: 'b', target: 'join' },
+          { source: 'join', target: 'end' },
+        ],
+      );
+    const oneOk = make('PASS');
+    oneOk.run.start();
+    await oneOk.run.done;
+    expect(oneOk.node('join').status).toBe('COMPLETED');
+    const noneOk = make('FAIL');
+    noneOk.run.start();
+    await noneOk.run.done;
+    expect(noneOk.node('join').status).toBe('UPSTREAM_FAILED');
+  });
+
+  it('ends the run when a sink fails and cancels other branches, releasing what they hold', async () => {
+    let aborted = false;
+    const h = harness(
+      {
+        SRC: source([1]),
+        FAIL: failing,
+        FOREVER: processor(
+          (_m) =>
+            new Promise<undefined>(() => {
+              /* never settles: only cancellation ends it */
+            }),
+        ),
+        WATCH: {
+          kind: 'processor',
+          runtime: () => ({
+            process: (_m, ctx) =>
+              new Promise<undefined>((_resolve, reject) => {
+                ctx.signal.addEventListener('abort', () => {
+                  aborted = true;
+                  reject(new Error('aborted'));
+                });
+              }),
+          }),
+        },
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'fail', type: 'FAIL' },
+        { nodeId: 'long', type: 'WATCH' },
+        { nodeId: 'end2', type: 'SINK' },
+      ],
+      [
+        { source: 'src', target: 'fail' },
+        { source: 'src', target: 'long' },
+        { source: 'long', target: 'end2' },
+      ],
+    );
+    h.run.start();
+    const outcome = await h.run.done;
+    expect(outcome.status).toBe('FAILED');
+    expect(outcome.error).toContain("'fail'");
+    expect(h.node('long').status).toBe('CANCELLED');
+    expect(aborted).toBe(true);
+  });
+
+  it('stops: every node still going ends STOPPED', async () => {
+    const h = harness(
+      { SRC: source([1]), HANG: processor(() => new Promise(() => undefined)) },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'hang', type: 'HANG' },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'hang', 'end'),
+    );
+    h.run.start();
+    await tick();
+    h.run.stop();
+    await expect(h.run.done).resolves.toMatchObject({ status: 'STOPPED' });
+    expect(h.node('hang').status).toBe('STOPPED');
+    expect(h.node('end').status).toBe('STOPPED');
+  });
+});

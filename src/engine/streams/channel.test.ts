@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { Channel, DroppingChannel, END } from './channel.js';
+
+describe('Channel (SPEC: every edge is a bounded stream with back-pressure)', () => {
+  it('answers send and receive at once while it need not wait', () => {
+    const channel = new Channel<number>(2);
+    expect(channel.send(1)).toBeUndefined();
+    expect(channel.send(2)).toBeUndefined();
+    expect(channel.receive()).toBe(1);
+    expect(channel.receive()).toBe(2);
+  });
+
+  it('makes a writer wait while the channel is full, and keeps the order', async () => {
+    const channel = new Channel<number>(1);
+    expect(channel.send(1)).toBeUndefined();
+    const waiting = channel.send(2);
+    expect(waiting).toBeInstanceOf(Promise);
+    let taken = false;
+    void waiting?.then(() => (taken = true));
+    await Promise.resolve();
+    expect(taken).toBe(false);
+    expect(channel.receive()).toBe(1);
+    await waiting;
+    expect(taken).toBe(true);
+    expect(channel.receive()).toBe(2);
+  });
+
+  it('hands a value straight to a waiting reader', async () => {
+    const channel = new Channel<string>(1);
+    const next = channel.receive();
+    expect(next).toBeInstanceOf(Promise);
+    void channel.send('x');
+    await expect(next).resolves.toBe('x');
+  });
+
+  it('ends only when every writer closed and the channel is drained', async () => {
+    const channel = new Channel<number>(4, 2);
+    void channel.send(1);
+    channel.closeWriter();
+    expect(channel.receive()).toBe(1);
+    const next = channel.receive();
+    channel.closeWriter();
+    await expect(next).resolves.toBe(END);
+    expect(channel.receive()).toBe(END);
+  });
+
+  it('loses no message under pressure: a slow reader gets everything in order', async () => {
+    const channel = new Channel<number>(3);
+    const written = (async () => {
+      for (let i = 0; i < 1000; i++) await channel.send(i);
+      channel.closeWriter();
+    })();
+    const read: number[] = [];
+    for (;;) {
+      const value = await channel.receive();
+      if (value === END) break;
+      read.push(value);
+      if (value % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await written;
+    expect(read).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+  });
+
+  it('releases waiting writers and discards later sends once cancelled', async () => {
+    const channel = new Channel<number>(1);
+    void channel.send(1);
+    const waiting = channel.send(2);
+    channel.cancel();
+    await waiting;
+    expect(channel.send(3)).toBeUndefined();
+    expect(channel.receive()).toBe(END);
+  });
+});
+
+describe('DroppingChannel (SPEC engine.edgeBuffer)', () => {
+  it('drops the oldest message when full and counts it, never making the writer wait', () => {
+    let dropped = 0;
+    const buffer = new DroppingChannel<number>(2, 'DROP_OLDEST', () => {
+      dropped++;
+    });
+    for (let i = 1; i <= 5; i++) expect(buffer.send(i)).toBeUndefined();
+    expect(dropped).toBe(3);
+    expect([buffer.receive(), buffer.receive()]).toEqual([4, 5]);
+  });
+
+  it('drops the newest message when told to', () => {
+    let dropped = 0;
+    const buffer = new DroppingChannel<number>(2, 'DROP_NEWEST', () => {
+      dropped++;
+    });
+    for (let i = 1; i <= 5; i++) void buffer.send(i);
+    expect(dropped).toBe(3);
+    expect([buffer.receive(), buffer.receive()]).toEqual([1, 2]);
+  });
+});

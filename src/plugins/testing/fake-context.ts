@@ -1,0 +1,141 @@
+// A NodeContext for plugin unit tests: a manual clock, recorded logs, and a scripted
+// sub-workflow runner. Real code, no mocks of our own modules.
+import type {
+  Emit,
+  Message,
+  MessageProcessor,
+  NodeContext,
+  NodeRuntime,
+  ProcessResult,
+  StreamNode,
+  SubWorkflowRequest,
+} from '../../plugin-api/index.js';
+import { isStreamNode } from '../../plugin-api/index.js';
+
+export interface LoggedLine {
+  readonly level: string;
+  readonly message: string;
+  readonly fields?: Readonly<Record<string, unknown>> | undefined;
+}
+
+export interface TestContext extends NodeContext {
+  readonly logs: LoggedLine[];
+  readonly sleeps: number[];
+  readonly subWorkflowCalls: SubWorkflowRequest[];
+  /** Moves the clock; sleeps that are due resolve. */
+  advance(ms: number): Promise<void>;
+  abort(reason?: unknown): void;
+}
+
+export interface TestContextOptions {
+  readonly nodeId?: string;
+  readonly startPayload?: unknown;
+  readonly now?: number;
+  /** When false, `sleep` waits for `advance`; by default it resolves at once (and advances). */
+  readonly instantSleep?: boolean;
+  readonly subWorkflow?: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
+}
+
+export function createTestContext(options: TestContextOptions = {}): TestContext {
+  const controller = new AbortController();
+  const logs: LoggedLine[] = [];
+  const sleeps: number[] = [];
+  const subWorkflowCalls: SubWorkflowRequest[] = [];
+  let now = options.now ?? Date.UTC(2026, 0, 1);
+  const timers: { at: number; resolve: () => void }[] = [];
+  const log =
+    (level: string) =>
+    (message: string, fields?: Readonly<Record<string, unknown>>): void => {
+      logs.push({ level, message, fields });
+    };
+  return {
+    executionId: 'exec-1',
+    sessionId: 'session-1',
+    workflowId: 'workflow-1',
+    nodeId: options.nodeId ?? 'node-1',
+    signal: controller.signal,
+    log: {
+      trace: log('trace'),
+      debug: log('debug'),
+      info: log('info'),
+      warn: log('warn'),
+      error: log('error'),
+    },
+    startPayload: options.startPayload,
+    logs,
+    sleeps,
+    subWorkflowCalls,
+    now: () => now,
+    sleep(ms) {
+      sleeps.push(ms);
+      if (controller.signal.aborted) return Promise.reject(controller.signal.reason as Error);
+      if (options.instantSleep !== false) {
+        now += ms;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve, reject) => {
+        timers.push({ at: now + ms, resolve });
+        controller.signal.addEventListener('abort', () => {
+          reject(controller.signal.reason as Error);
+        });
+      });
+    },
+    async advance(ms) {
+      now += ms;
+      for (const timer of timers.splice(0)) {
+        if (timer.at <= now) timer.resolve();
+        else timers.push(timer);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+    abort(reason) {
+      controller.abort(reason ?? new Error('aborted'));
+    },
+    runSubWorkflow(request) {
+      subWorkflowCalls.push(request);
+      if (!options.subWorkflow) return Promise.reject(new Error('no sub-workflow runner'));
+      return options.subWorkflow(request);
+    },
+  };
+}
+
+let nextId = 0;
+
+export function message(payload: unknown, headers: Record<string, unknown> = {}): Message {
+  return { id: `m-${++nextId}`, payload, headers: { attempt: 1, ...headers } };
+}
+
+export function asEmits(result: ProcessResult): Emit[] {
+  if (result === undefined) return [];
+  return Array.isArray(result) ? [...(result as readonly Emit[])] : [result as Emit];
+}
+
+/** Feeds `inputs` to a per-message plugin one by one and collects every emit in order. */
+export async function processAll(
+  runtime: NodeRuntime,
+  inputs: readonly Message[],
+  ctx: NodeContext = createTestContext(),
+): Promise<Emit[]> {
+  if (isStreamNode(runtime)) return collect(runtime, inputs, ctx);
+  const processor: MessageProcessor = runtime;
+  const out: Emit[] = [];
+  for (const input of inputs) out.push(...asEmits(await processor.process(input, ctx)));
+  await processor.close?.();
+  return out;
+}
+
+/** Runs a whole-stream plugin over `inputs` and collects every emit in order. */
+export async function collect(
+  runtime: StreamNode,
+  inputs: readonly Message[] | AsyncIterable<Message>,
+  ctx: NodeContext = createTestContext(),
+): Promise<Emit[]> {
+  const source: AsyncIterable<Message> = Symbol.asyncIterator in inputs ? inputs : fromArray(inputs);
+  const out: Emit[] = [];
+  for await (const emit of runtime.run(source, ctx)) out.push(emit);
+  return out;
+}
+
+async function* fromArray(items: readonly Message[]): AsyncIterable<Message> {
+  for (const item of items) yield await Promise.resolve(item);
+}
