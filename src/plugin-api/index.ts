@@ -110,8 +110,11 @@ export interface NodeContext {
   readonly startPayload: unknown;
   /** Milliseconds since the epoch on the run's clock. */
   now(): number;
-  /** Waits on the run's clock (a pause stops the wait); rejects when `signal` aborts. */
-  sleep(ms: number): Promise<void>;
+  /**
+   * Waits on the run's clock (a pause stops the wait); rejects when `signal` aborts, or
+   * when the caller's own `options.signal` does (to drop a wait it no longer needs).
+   */
+  sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void>;
   /**
    * Runs another workflow as a child execution (nesting depth at most 5) and answers the
    * payloads its terminal nodes received, in order. Rejects when the child does not complete.

@@ -124,6 +124,38 @@ export function isTerminalNodeStatus(status: NodeStatus): boolean {
   return TERMINAL_STATUSES.has(status);
 }
 
+/** A node's log: one object per node, its lines go to the run's listener. */
+class ListenerLog implements NodeLog {
+  constructor(
+    readonly listener: RunListener,
+    readonly nodeId: string,
+  ) {}
+
+  #write(level: LogLevel, message: string, fields: Readonly<Record<string, unknown>> = {}): void {
+    this.listener.log({ nodeId: this.nodeId, level, message, fields });
+  }
+
+  trace(message: string, fields?: Readonly<Record<string, unknown>>): void {
+    this.#write('TRACE', message, fields);
+  }
+
+  debug(message: string, fields?: Readonly<Record<string, unknown>>): void {
+    this.#write('DEBUG', message, fields);
+  }
+
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void {
+    this.#write('INFO', message, fields);
+  }
+
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void {
+    this.#write('WARN', message, fields);
+  }
+
+  error(message: string, fields?: Readonly<Record<string, unknown>>): void {
+    this.#write('ERROR', message, fields);
+  }
+}
+
 /** Ends a node from inside its own task: the status it ends with and why. */
 class NodeEnd extends Error {
   constructor(
@@ -369,18 +401,7 @@ export class WorkflowRun {
 
   #context(node: PlannedNode, signal: AbortSignal): NodeContext {
     const { clock, listener, executionId, sessionId, workflowId, startPayload } = this.#options;
-    const write =
-      (level: LogLevel) =>
-      (message: string, fields: Readonly<Record<string, unknown>> = {}): void => {
-        listener.log({ nodeId: node.nodeId, level, message, fields });
-      };
-    const log: NodeLog = {
-      trace: write('TRACE'),
-      debug: write('DEBUG'),
-      info: write('INFO'),
-      warn: write('WARN'),
-      error: write('ERROR'),
-    };
+    const log = new ListenerLog(listener, node.nodeId);
     return {
       executionId,
       sessionId,
@@ -390,7 +411,13 @@ export class WorkflowRun {
       log,
       startPayload,
       now: () => clock.now(),
-      sleep: (ms) => clock.sleep(ms, signal),
+      sleep: (ms, sleepOptions) =>
+        clock.sleep(
+          ms,
+          sleepOptions?.signal === undefined
+            ? signal
+            : AbortSignal.any([signal, sleepOptions.signal]),
+        ),
       runSubWorkflow: (request) => this.#options.runSubWorkflow(request),
     };
   }

@@ -24,9 +24,12 @@ export interface Outbox<T> {
 
 export class Channel<T> implements Inbox<T>, Outbox<T> {
   readonly capacity: number;
-  #items: (T | undefined)[];
+  /**
+   * Queued values from `#head` on. The array grows only as far as the channel fills, so an
+   * idle edge (most edges of a parked run) costs almost nothing.
+   */
+  #items: (T | undefined)[] = [];
   #head = 0;
-  #size = 0;
   #writersOpen: number;
   #cancelled = false;
   #reader: ((value: T | End) => void) | undefined;
@@ -34,12 +37,11 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
 
   constructor(capacity: number, writers = 1) {
     this.capacity = Math.max(1, capacity);
-    this.#items = new Array<T | undefined>(this.capacity);
     this.#writersOpen = writers;
   }
 
   get size(): number {
-    return this.#size;
+    return this.#items.length - this.#head;
   }
 
   send(value: T): Promise<void> | undefined {
@@ -50,9 +52,8 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
       reader(value);
       return undefined;
     }
-    if (this.#size < this.capacity) {
-      this.#items[(this.#head + this.#size) % this.capacity] = value;
-      this.#size++;
+    if (this.size < this.capacity) {
+      this.#items.push(value);
       return undefined;
     }
     return new Promise<void>((resolve) => {
@@ -61,15 +62,20 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
   }
 
   receive(): T | End | Promise<T | End> {
-    if (this.#size > 0) {
+    if (this.#head < this.#items.length) {
       const value = this.#items[this.#head] as T;
       this.#items[this.#head] = undefined;
-      this.#head = (this.#head + 1) % this.capacity;
-      this.#size--;
+      this.#head++;
+      if (this.#head === this.#items.length) {
+        this.#items.length = 0;
+        this.#head = 0;
+      } else if (this.#head >= 1024) {
+        this.#items = this.#items.slice(this.#head);
+        this.#head = 0;
+      }
       const writer = this.#waitingWriters.shift();
       if (writer !== undefined) {
-        this.#items[(this.#head + this.#size) % this.capacity] = writer.value;
-        this.#size++;
+        this.#items.push(writer.value);
         writer.resolve();
       }
       return value;
@@ -83,7 +89,7 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
   /** One writer is done; the reader sees END once all are done and the channel is drained. */
   closeWriter(): void {
     this.#writersOpen--;
-    if (this.#writersOpen <= 0 && this.#size === 0) this.#wakeReaderWithEnd();
+    if (this.#writersOpen <= 0 && this.size === 0) this.#wakeReaderWithEnd();
   }
 
   /**
@@ -92,8 +98,8 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
    */
   cancel(): void {
     this.#cancelled = true;
-    this.#items.fill(undefined);
-    this.#size = 0;
+    this.#items = [];
+    this.#head = 0;
     for (const writer of this.#waitingWriters.splice(0)) writer.resolve();
     this.#wakeReaderWithEnd();
   }

@@ -66,17 +66,21 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     sleeps,
     subWorkflowCalls,
     now: () => now,
-    sleep(ms) {
+    sleep(ms, sleepOptions) {
       sleeps.push(ms);
-      if (controller.signal.aborted) return Promise.reject(controller.signal.reason as Error);
+      const signal =
+        sleepOptions?.signal === undefined
+          ? controller.signal
+          : AbortSignal.any([controller.signal, sleepOptions.signal]);
+      if (signal.aborted) return Promise.reject(signal.reason as Error);
       if (options.instantSleep !== false) {
         now += ms;
         return Promise.resolve();
       }
       return new Promise<void>((resolve, reject) => {
         timers.push({ at: now + ms, resolve });
-        controller.signal.addEventListener('abort', () => {
-          reject(controller.signal.reason as Error);
+        signal.addEventListener('abort', () => {
+          reject(signal.reason as Error);
         });
       });
     },
@@ -130,7 +134,8 @@ export async function collect(
   inputs: readonly Message[] | AsyncIterable<Message>,
   ctx: NodeContext = createTestContext(),
 ): Promise<Emit[]> {
-  const source: AsyncIterable<Message> = Symbol.asyncIterator in inputs ? inputs : fromArray(inputs);
+  const source: AsyncIterable<Message> =
+    Symbol.asyncIterator in inputs ? inputs : fromArray(inputs);
   const out: Emit[] = [];
   for await (const emit of runtime.run(source, ctx)) out.push(emit);
   return out;

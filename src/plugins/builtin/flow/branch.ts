@@ -1,5 +1,6 @@
 // BRANCH: one port per case, `default` when no case matches (CONTRACT section 2).
 import { definePlugin, z } from '../../../plugin-api/index.js';
+import { compileExpression, isTruthy } from '../runtime/expressions.js';
 import { configuredPorts, namedExpressions } from '../schemas.js';
 
 export const branchPlugin = definePlugin({
@@ -13,4 +14,21 @@ export const branchPlugin = definePlugin({
     ),
   }),
   outputPorts: (config) => ['out', ...configuredPorts(config.cases), 'default'],
+  create: (config) => {
+    const cases = config.cases.map(({ name, expression }) => ({
+      port: name,
+      predicate: compileExpression(expression),
+    }));
+    return {
+      async process(message) {
+        // First match wins: later cases are not evaluated.
+        for (const { port, predicate } of cases) {
+          if (isTruthy(await predicate.evaluate(message.payload, message))) {
+            return { payload: message.payload, port };
+          }
+        }
+        return { payload: message.payload, port: 'default' };
+      },
+    };
+  },
 });

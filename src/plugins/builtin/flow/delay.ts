@@ -10,4 +10,11 @@ export const delayPlugin = definePlugin({
     delayMs: nonNegativeInt().describe('Milliseconds to hold each message'),
   }),
   outputPorts: () => ['out'],
+  create: ({ delayMs }) => ({
+    // On the run's clock: a pause stops the wait, and the next message waits its own turn.
+    async process(message, ctx) {
+      await ctx.sleep(delayMs);
+      return { payload: message.payload };
+    },
+  }),
 });

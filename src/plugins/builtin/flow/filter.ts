@@ -1,5 +1,6 @@
 // FILTER: routes each message by a JSONata predicate (CONTRACT section 2).
 import { definePlugin, z } from '../../../plugin-api/index.js';
+import { compileExpression, isTruthy } from '../runtime/expressions.js';
 import { jsonataExpression } from '../schemas.js';
 
 export const filterPlugin = definePlugin({
@@ -10,4 +11,13 @@ export const filterPlugin = definePlugin({
     expression: jsonataExpression().describe('JSONata predicate over the payload'),
   }),
   outputPorts: () => ['out', 'rejected'],
+  create: (config) => {
+    const predicate = compileExpression(config.expression);
+    return {
+      async process(message) {
+        const truthy = isTruthy(await predicate.evaluate(message.payload, message));
+        return { payload: message.payload, port: truthy ? 'out' : 'rejected' };
+      },
+    };
+  },
 });

@@ -1,5 +1,7 @@
 // RECIPIENT_LIST: sends each message to several named ports.
-import { definePlugin, z } from '../../../plugin-api/index.js';
+import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import type { Emit } from '../../../plugin-api/index.js';
+import { compileExpression } from '../runtime/expressions.js';
 import { configuredPorts, jsonataExpression, portNameList } from '../schemas.js';
 
 export const recipientListPlugin = definePlugin({
@@ -17,4 +19,40 @@ export const recipientListPlugin = definePlugin({
       .describe('JSONata yielding the recipient names for a message; default: all'),
   }),
   outputPorts: (config) => ['out', ...configuredPorts(config.recipients)],
+  create: ({ recipients, expression }) => {
+    if (expression === undefined) {
+      return { process: (message) => sendTo(recipients, message.payload) };
+    }
+    const select = compileExpression(expression);
+    return {
+      async process(message) {
+        const names = await select.evaluate(message.payload, message);
+        return sendTo(recipientsNamed(names, recipients), message.payload);
+      },
+    };
+  },
 });
+
+function sendTo(ports: readonly string[], payload: unknown): Emit[] {
+  return ports.map((port) => ({ payload, port }));
+}
+
+/** The recipients an expression names, once each in the order named; undefined names none. */
+function recipientsNamed(value: unknown, recipients: readonly string[]): string[] {
+  if (value === undefined) return [];
+  const named = new Set<string>();
+  for (const name of Array.isArray(value) ? (value as unknown[]) : [value]) {
+    if (typeof name !== 'string') {
+      throw StepFailure.nonRetryable(
+        `The recipient expression must yield names (strings), got ${JSON.stringify(name)}`,
+      );
+    }
+    if (!recipients.includes(name)) {
+      throw StepFailure.nonRetryable(
+        `'${name}' is not a recipient of this node; its recipients are ${recipients.join(', ')}`,
+      );
+    }
+    named.add(name);
+  }
+  return [...named];
+}

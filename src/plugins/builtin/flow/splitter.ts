@@ -1,5 +1,7 @@
 // SPLITTER: one message per item of an array (CONTRACT section 2).
 import { definePlugin, z } from '../../../plugin-api/index.js';
+import type { Emit } from '../../../plugin-api/index.js';
+import { compileExpression } from '../runtime/expressions.js';
 import { jsonataExpression } from '../schemas.js';
 
 export const splitterPlugin = definePlugin({
@@ -13,4 +15,21 @@ export const splitterPlugin = definePlugin({
       .describe('JSONata yielding the array to split; default: the payload itself'),
   }),
   outputPorts: () => ['out'],
+  create: (config) => {
+    if (config.expression === undefined) return { process: (message) => split(message.payload) };
+    const expression = compileExpression(config.expression);
+    return {
+      async process(message) {
+        return split(await expression.evaluate(message.payload, message));
+      },
+    };
+  },
 });
+
+/** One emit per item; a value that is not an array is one item, undefined is none. */
+function split(value: unknown): Emit[] {
+  if (value === undefined) return [];
+  const items = Array.isArray(value) ? (value as unknown[]) : [value];
+  const count = items.length;
+  return items.map((payload, index) => ({ payload, headers: { index, count } }));
+}

@@ -16,7 +16,10 @@ export function compileExpression(text: string): CompiledExpression {
     compiled = jsonata(text);
   } catch (error) {
     // Validation checks the syntax before a workflow is saved; this guards direct use.
-    throw StepFailure.nonRetryable(`Invalid JSONata expression '${text}': ${messageOf(error)}`, error);
+    throw StepFailure.nonRetryable(
+      `Invalid JSONata expression '${text}': ${messageOf(error)}`,
+      error,
+    );
   }
   return {
     text,

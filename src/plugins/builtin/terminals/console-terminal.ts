@@ -7,4 +7,10 @@ export const consoleTerminalPlugin = definePlugin({
   description: 'Logs each message it receives; every message is a result of the run.',
   configSchema: z.looseObject({}),
   outputPorts: () => ['out'],
+  create: () => ({
+    process(message, ctx) {
+      ctx.log.info('message', { messageId: message.id, payload: message.payload });
+      return { payload: message.payload };
+    },
+  }),
 });

@@ -1,12 +1,19 @@
 // MAPPER: reshapes each payload by projection, template or script (CONTRACT section 2).
 // SCRIPT mode exists only in builds with the script-js optional plugin (SPEC Build-time choices).
-import { definePlugin, z } from '../../../plugin-api/index.js';
+import Handlebars from 'handlebars';
+import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import type { MessageProcessor } from '../../../plugin-api/index.js';
+import { compileExpression } from '../runtime/expressions.js';
 import { handlebarsTemplate, jsonataExpression } from '../schemas.js';
 
 export const MAPPER_MODES = ['PROJECTION', 'TEMPLATE', 'SCRIPT'] as const;
 
 export const SCRIPT_NOT_INCLUDED =
   'MAPPER mode SCRIPT needs the script-js plugin, which this build does not include';
+
+/** A build with script-js accepts SCRIPT nodes, but this version cannot run them yet. */
+export const SCRIPT_NOT_RUNNABLE =
+  'MAPPER mode SCRIPT cannot run: the script-js plugin is not part of this build';
 
 /** The key each mode cannot work without. */
 const KEY_OF_MODE = { PROJECTION: 'expression', TEMPLATE: 'template', SCRIPT: 'script' } as const;
@@ -48,5 +55,44 @@ export function createMapperPlugin(options: MapperOptions) {
         }
       }),
     outputPorts: () => ['out'],
+    create: (config) => {
+      const text = config[KEY_OF_MODE[config.mode]];
+      // Validation refuses a mode without its key; this guards direct use.
+      if (text === undefined) throw new Error(`MAPPER mode ${config.mode} needs its key`);
+      switch (config.mode) {
+        case 'PROJECTION':
+          return project(text);
+        case 'TEMPLATE':
+          return render(text);
+        case 'SCRIPT':
+          throw new Error(SCRIPT_NOT_RUNNABLE);
+      }
+    },
   });
+}
+
+/** The expression's value is the new payload; JSONata's undefined (no match) becomes null. */
+function project(text: string): MessageProcessor {
+  const expression = compileExpression(text);
+  return {
+    async process(message) {
+      return { payload: (await expression.evaluate(message.payload, message)) ?? null };
+    },
+  };
+}
+
+/** The rendered string is the new payload; the payload is the template's context. */
+function render(text: string): MessageProcessor {
+  const template = Handlebars.compile(text, { noEscape: true, strict: false });
+  return {
+    process(message) {
+      try {
+        return { payload: template(message.payload) };
+      } catch (error) {
+        // e.g. a missing helper: the same input fails again, so it is not retried.
+        const reason = error instanceof Error ? error.message : String(error);
+        throw StepFailure.nonRetryable(`Template failed: ${reason}`, error);
+      }
+    },
+  };
 }

@@ -1,5 +1,8 @@
-// CRON trigger: emits on a schedule while the run lasts (CONTRACT section 1).
+// CRON trigger: emits on a schedule while the run lasts (CONTRACT section 1). Every wait is
+// a sleep on the run's clock, never a timer of croner's, so a paused run stops the schedule.
+import { Cron } from 'croner';
 import { definePlugin, z } from '../../../plugin-api/index.js';
+import type { Emit } from '../../../plugin-api/index.js';
 import { cronSchedule, positiveInt } from '../schemas.js';
 
 export const cronPlugin = definePlugin({
@@ -14,4 +17,26 @@ export const cronPlugin = definePlugin({
     maxRuns: positiveInt().optional().describe('Stop after this many ticks'),
   }),
   outputPorts: () => ['out'],
+  create: ({ schedule, payload = {}, maxRuns = Infinity }) => {
+    // UTC, so a schedule means the same on every host; without a callback croner arms no timer.
+    const cron = new Cron(schedule, { paused: true, timezone: 'UTC' });
+    return {
+      async *run(_input, ctx): AsyncGenerator<Emit> {
+        for (let runs = 0; runs < maxRuns; runs++) {
+          // From the current time, not the last tick: ticks missed while the children were
+          // busy are skipped rather than emitted in a burst.
+          const next = cron.nextRun(new Date(ctx.now()));
+          if (next === null) return;
+          try {
+            await ctx.sleep(next.getTime() - ctx.now());
+          } catch (error) {
+            // The run or the node ended (stopped, timed out, cancelled): so does the schedule.
+            if (ctx.signal.aborted) return;
+            throw error;
+          }
+          yield { payload, headers: { firedAt: next.toISOString() } };
+        }
+      },
+    };
+  },
 });

@@ -1,5 +1,6 @@
 // MANUAL trigger: one empty message per start (CONTRACT section 1).
 import { definePlugin, z } from '../../../plugin-api/index.js';
+import { emitEach } from './constant-source.js';
 
 export const manualPlugin = definePlugin({
   type: 'MANUAL',
@@ -7,4 +8,5 @@ export const manualPlugin = definePlugin({
   description: 'Emits one empty message when the workflow starts.',
   configSchema: z.looseObject({}),
   outputPorts: () => ['out'],
+  create: () => emitEach(() => [{}]),
 });

@@ -1,0 +1,10 @@
+import { describe, expect, it } from 'vitest';
+import { processAll } from '../../testing/fake-context.js';
+import { manualPlugin } from './manual.js';
+
+describe('MANUAL', () => {
+  it('emits one message with an empty object as payload (CONTRACT 1: MANUAL)', async () => {
+    const runtime = manualPlugin.create!(manualPlugin.configSchema.parse({}), { nodeId: 'n' });
+    expect(await processAll(runtime, [])).toEqual([{ payload: {} }]);
+  });
+});
