@@ -4,13 +4,15 @@ import { AppError, randomIds, systemClock } from './core/index.js';
 import type { Clock, IdGenerator } from './core/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
 import type { SessionStore } from './engine/index.js';
+import { ExecutionManager, ExecutionRegistry } from './executions/index.js';
 import {
   createHttpServer,
+  registerExecutionRoutes,
   registerPluginRoutes,
   registerSessionRoutes,
   registerWorkflowRoutes,
 } from './http/index.js';
-import { createLoggers } from './observability/index.js';
+import { Meters, createLoggers } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry } from './plugins/index.js';
 import type { PluginRegistry } from './plugins/index.js';
@@ -33,6 +35,8 @@ export interface App {
   readonly loggers: Loggers;
   readonly plugins: PluginRegistry;
   readonly sessions: SessionService;
+  readonly executions: ExecutionManager;
+  readonly meters: Meters;
   /** Listens on the configured address and port; answers the bound address and port. */
   listen(): Promise<{ address: string; port: number }>;
   close(): Promise<void>;
@@ -50,12 +54,32 @@ export async function createApp(options: AppOptions): Promise<App> {
   const store = options.store ?? sessionStoreFor(settings, buildInfo);
   await store.open();
   const plugins = createPluginRegistry({ optionalPlugins: buildInfo.plugins });
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
   const sessions = new SessionService({
     store,
     catalog: plugins,
-    clock: options.clock ?? systemClock,
-    ids: options.ids ?? randomIds,
+    clock,
+    ids,
     workers: buildInfo.workers,
+  });
+  const registry = new ExecutionRegistry({
+    maxExecutions: settings['svc.execution-log.retained-runs'],
+    resultsPerExecution: settings['svc.results.max-per-execution'],
+    logsPerExecution: 10_000,
+  });
+  const meters = new Meters();
+  const executions = new ExecutionManager({
+    meters,
+    store,
+    catalog: plugins,
+    registry,
+    clock,
+    ids,
+    logger: loggers.engine,
+    workers: buildInfo.workers,
+    runDeadlineMs: settings['svc.session.execution-timeout-seconds'] * 1000,
+    planTtlMs: settings['svc.workflow.cache-ttl'],
   });
 
   const { fastify } = await createHttpServer({
@@ -69,6 +93,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   registerSessionRoutes(fastify, sessions);
   registerWorkflowRoutes(fastify, sessions);
   registerPluginRoutes(fastify, plugins);
+  registerExecutionRoutes(fastify, executions, registry);
   await fastify.ready();
 
   return {
@@ -76,6 +101,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     loggers,
     plugins,
     sessions,
+    executions,
+    meters,
     async listen() {
       await fastify.listen({
         host: settings['svc.server.address'],
@@ -89,6 +116,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     async close() {
       await fastify.close();
+      await executions.stopAll('Server stopping');
       await store.close();
     },
   };

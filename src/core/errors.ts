@@ -40,6 +40,11 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     template: "Version '{version}' of workflow '{workflowId}' does not exist",
   },
+  EXECUTION_NOT_FOUND: {
+    kind: 'user',
+    retryable: false,
+    template: "Execution '{executionId}' does not exist",
+  },
   PLUGIN_TYPE_NOT_FOUND: {
     kind: 'user',
     retryable: false,

@@ -8,3 +8,4 @@ export { registerWorkflowRoutes } from './workflows.routes.js';
 export { registerPluginRoutes } from './plugins.routes.js';
 export { RouteTable } from './route-table.js';
 export { renderErrorsDoc } from './errors-doc.js';
+export { registerExecutionRoutes } from './executions.routes.js';

@@ -1,0 +1,237 @@
+// Execution records (CONTRACT section 3) with their result events and node log lines, kept in
+// memory within SPEC's bounds: the newest executions, results per execution, log lines.
+import type { Message } from '../plugin-api/index.js';
+import type { LogLevel, NodeState, NodeStatus } from '../engine/index.js';
+
+/** CONTRACT section 1: execution statuses. */
+export type ExecutionStatus =
+  'QUEUED' | 'RUNNING' | 'PAUSED' | 'COMPLETED' | 'FAILED' | 'STOPPED' | 'TIMED_OUT' | 'ABORTED';
+
+const ACTIVE: ReadonlySet<ExecutionStatus> = new Set(['QUEUED', 'RUNNING', 'PAUSED']);
+
+export function isTerminalExecutionStatus(status: ExecutionStatus): boolean {
+  return !ACTIVE.has(status);
+}
+
+export interface NodeRecord {
+  readonly status: NodeStatus;
+  readonly startedAt: string | null;
+  readonly endedAt: string | null;
+  readonly messagesIn: number;
+  readonly messagesOut: number;
+  readonly retries: number;
+  readonly error: string | null;
+}
+
+/** The `data` of `GET /api/executions/{id}`. */
+export interface ExecutionRecord {
+  readonly executionId: string;
+  readonly sessionId: string;
+  readonly workflowId: string;
+  readonly workflowVersion: number;
+  readonly status: ExecutionStatus;
+  readonly priority: number;
+  readonly createdAt: string;
+  readonly startedAt: string | null;
+  readonly endedAt: string | null;
+  readonly error: string | null;
+  readonly restartOf: string | null;
+  readonly resumedFrom: string | null;
+  readonly parentExecutionId: string | null;
+  readonly nodes: Readonly<Record<string, NodeRecord>>;
+}
+
+export interface ResultEvent {
+  readonly seq: number;
+  readonly timestamp: string;
+  readonly nodeId: string;
+  readonly messageId: string;
+  readonly payload: unknown;
+}
+
+export interface LogEntry {
+  readonly seq: number;
+  readonly timestamp: string;
+  readonly executionId: string;
+  readonly nodeId: string;
+  readonly level: LogLevel;
+  readonly message: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+export interface ExecutionEntry {
+  readonly executionId: string;
+  readonly sessionId: string;
+  readonly workflowId: string;
+  readonly workflowVersion: number;
+  readonly priority: number;
+  readonly createdAt: number;
+  readonly parentExecutionId: string | null;
+  readonly depth: number;
+  status: ExecutionStatus;
+  startedAt: number | null;
+  endedAt: number | null;
+  error: string | null;
+  /** Live node states of the run; empty until it starts. */
+  nodes: readonly NodeState[];
+  results: ResultEvent[];
+  logs: LogEntry[];
+  resultSeq: number;
+  logSeq: number;
+  /** Settles when the execution reaches a terminal status. */
+  readonly finished: Promise<void>;
+  markFinished(): void;
+}
+
+export interface RegistryLimits {
+  /** Executions kept; the oldest ended ones go first (SPEC `svc.execution-log.retained-runs`). */
+  readonly maxExecutions: number;
+  /** Result events kept per execution (SPEC `svc.results.max-per-execution`). */
+  readonly resultsPerExecution: number;
+  /** Log lines kept per execution. */
+  readonly logsPerExecution: number;
+}
+
+export interface ExecutionQuery {
+  readonly sessionId?: string | undefined;
+  readonly workflowId?: string | undefined;
+  readonly status?: ExecutionStatus | undefined;
+  /** Milliseconds since the epoch, inclusive. */
+  readonly since?: number | undefined;
+  readonly until?: number | undefined;
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+export class ExecutionRegistry {
+  readonly #limits: RegistryLimits;
+  /** In creation order; newest last. */
+  readonly #entries = new Map<string, ExecutionEntry>();
+
+  constructor(limits: RegistryLimits) {
+    this.#limits = limits;
+  }
+
+  create(fields: {
+    executionId: string;
+    sessionId: string;
+    workflowId: string;
+    workflowVersion: number;
+    priority: number;
+    createdAt: number;
+    parentExecutionId: string | null;
+    depth: number;
+  }): ExecutionEntry {
+    let markFinished: () => void = () => undefined;
+    const finished = new Promise<void>((resolve) => {
+      markFinished = resolve;
+    });
+    const entry: ExecutionEntry = {
+      ...fields,
+      status: 'RUNNING',
+      startedAt: null,
+      endedAt: null,
+      error: null,
+      nodes: [],
+      results: [],
+      logs: [],
+      resultSeq: 0,
+      logSeq: 0,
+      finished,
+      markFinished,
+    };
+    this.#entries.set(entry.executionId, entry);
+    this.#trim();
+    return entry;
+  }
+
+  get(executionId: string): ExecutionEntry | undefined {
+    return this.#entries.get(executionId);
+  }
+
+  addResult(entry: ExecutionEntry, nodeId: string, message: Message, now: number): void {
+    entry.results.push({
+      seq: ++entry.resultSeq,
+      timestamp: new Date(now).toISOString(),
+      nodeId,
+      messageId: message.id,
+      payload: message.payload,
+    });
+    if (entry.results.length > this.#limits.resultsPerExecution) entry.results.shift();
+  }
+
+  addLog(
+    entry: ExecutionEntry,
+    line: {
+      nodeId: string;
+      level: LogLevel;
+      message: string;
+      fields: Readonly<Record<string, unknown>>;
+    },
+    now: number,
+  ): void {
+    entry.logs.push({
+      seq: ++entry.logSeq,
+      timestamp: new Date(now).toISOString(),
+      executionId: entry.executionId,
+      ...line,
+    });
+    if (entry.logs.length > this.#limits.logsPerExecution) entry.logs.shift();
+  }
+
+  /** Newest first. */
+  search(query: ExecutionQuery): ExecutionEntry[] {
+    const found: ExecutionEntry[] = [];
+    for (const entry of this.#entries.values()) {
+      if (query.sessionId !== undefined && entry.sessionId !== query.sessionId) continue;
+      if (query.workflowId !== undefined && entry.workflowId !== query.workflowId) continue;
+      if (query.status !== undefined && entry.status !== query.status) continue;
+      if (query.since !== undefined && entry.createdAt < query.since) continue;
+      if (query.until !== undefined && entry.createdAt > query.until) continue;
+      found.push(entry);
+    }
+    return found.reverse();
+  }
+
+  toRecord(entry: ExecutionEntry): ExecutionRecord {
+    const nodes: Record<string, NodeRecord> = {};
+    for (const node of entry.nodes) {
+      nodes[node.nodeId] = {
+        status: node.status,
+        startedAt: iso(node.startedAt),
+        endedAt: iso(node.endedAt),
+        messagesIn: node.messagesIn,
+        messagesOut: node.messagesOut,
+        retries: node.retries,
+        error: node.error,
+      };
+    }
+    return {
+      executionId: entry.executionId,
+      sessionId: entry.sessionId,
+      workflowId: entry.workflowId,
+      workflowVersion: entry.workflowVersion,
+      status: entry.status,
+      priority: entry.priority,
+      createdAt: new Date(entry.createdAt).toISOString(),
+      startedAt: iso(entry.startedAt),
+      endedAt: iso(entry.endedAt),
+      error: entry.error,
+      restartOf: null,
+      resumedFrom: null,
+      parentExecutionId: entry.parentExecutionId,
+      nodes,
+    };
+  }
+
+  /** Drops the oldest ended executions beyond the limit; running ones are never dropped. */
+  #trim(): void {
+    if (this.#entries.size <= this.#limits.maxExecutions) return;
+    for (const entry of this.#entries.values()) {
+      if (this.#entries.size <= this.#limits.maxExecutions) return;
+      if (isTerminalExecutionStatus(entry.status)) this.#entries.delete(entry.executionId);
+    }
+  }
+}

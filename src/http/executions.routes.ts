@@ -1,0 +1,226 @@
+// Starting and reading executions (SPEC "Execution calls", CONTRACT sections 3 and 4).
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../core/index.js';
+import type { ExecutionEntry, ExecutionManager, ExecutionRegistry } from '../executions/index.js';
+import { respond } from './reply.js';
+
+const STATUSES = [
+  'QUEUED',
+  'RUNNING',
+  'PAUSED',
+  'COMPLETED',
+  'FAILED',
+  'STOPPED',
+  'TIMED_OUT',
+  'ABORTED',
+] as const;
+
+const mandatoryId = (label: string) =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input == null ? `${label} is mandatory` : `${label} must be a string`,
+    })
+    .min(1, `${label} is mandatory`);
+
+const startFields = {
+  workflowId: mandatoryId('Workflow id'),
+  payload: z.unknown().optional(),
+  priority: z
+    .number({ error: 'Priority must be an integer' })
+    .int('Priority must be an integer')
+    .optional(),
+};
+
+const startBody = z.strictObject({ sessionId: mandatoryId('Session id'), ...startFields });
+const sessionStartBody = z.strictObject(startFields);
+
+const limit = z.coerce
+  .number({ error: "Parameter 'limit' must be an integer" })
+  .int("Parameter 'limit' must be an integer")
+  .min(1, "Parameter 'limit' must be at least 1")
+  .max(1000, "Parameter 'limit' must be at most 1000")
+  .default(100);
+const status = z.enum(STATUSES, {
+  error: `Parameter 'status' must be one of ${STATUSES.join(', ')}`,
+});
+const instant = (name: string) =>
+  z
+    .string()
+    .refine(
+      (text) => !Number.isNaN(Date.parse(text)),
+      `Parameter '${name}' must be an ISO date-time`,
+    )
+    .transform((text) => Date.parse(text));
+
+const historyQuery = z.object({
+  workflowId: z.string().optional(),
+  status: status.optional(),
+  limit,
+});
+const searchQuery = z.object({
+  sessionId: z.string().optional(),
+  workflowId: z.string().optional(),
+  status: status.optional(),
+  since: instant('since').optional(),
+  until: instant('until').optional(),
+  limit,
+  cursor: z.string().optional(),
+});
+const logsQuery = z.object({
+  nodeId: z.string().optional(),
+  after: z.coerce.number({ error: "Parameter 'after' must be an integer" }).int().min(0).optional(),
+});
+const executionParams = z.object({ id: z.string() });
+const sessionExecutionParams = z.object({ sessionId: z.string(), id: z.string() });
+
+/** Opaque cursor: the id of the last execution of the previous page. */
+function encodeCursor(executionId: string): string {
+  return Buffer.from(JSON.stringify({ after: executionId })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      after?: unknown;
+    };
+    if (typeof parsed.after === 'string') return parsed.after;
+  } catch {
+    // answered below
+  }
+  throw new AppError('VALIDATION_FAILED', {
+    fieldErrors: [{ field: 'cursor', message: 'Invalid cursor' }],
+  });
+}
+
+export function registerExecutionRoutes(
+  app: FastifyInstance,
+  executions: ExecutionManager,
+  registry: ExecutionRegistry,
+): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.post('/api/workflow/start', { schema: { body: startBody } }, async (request, reply) =>
+    respond(reply, 202, 'Execution accepted', await executions.start(request.body)),
+  );
+
+  api.post(
+    '/api/workflow/:sessionId/start',
+    { schema: { params: z.object({ sessionId: z.string() }), body: sessionStartBody } },
+    async (request, reply) =>
+      respond(
+        reply,
+        202,
+        'Execution accepted',
+        await executions.start({ ...request.body, sessionId: request.params.sessionId }),
+      ),
+  );
+
+  api.get('/api/executions/:id', { schema: { params: executionParams } }, (request, reply) =>
+    Promise.resolve(
+      respond(reply, 200, 'Execution', registry.toRecord(executions.require(request.params.id))),
+    ),
+  );
+
+  api.get('/api/executions', { schema: { querystring: searchQuery } }, (request, reply) => {
+    const { limit: size, cursor, ...filters } = request.query;
+    let found = registry.search(filters);
+    if (cursor !== undefined) {
+      const after = decodeCursor(cursor);
+      const index = found.findIndex((entry) => entry.executionId === after);
+      found = index === -1 ? [] : found.slice(index + 1);
+    }
+    const page = found.slice(0, size);
+    const last = page.at(-1);
+    return Promise.resolve(
+      respond(reply, 200, 'Executions', {
+        items: page.map((entry) => registry.toRecord(entry)),
+        nextCursor: found.length > size && last ? encodeCursor(last.executionId) : null,
+      }),
+    );
+  });
+
+  api.get(
+    '/api/executions/:id/results',
+    { schema: { params: executionParams } },
+    (request, reply) =>
+      Promise.resolve(
+        respond(reply, 200, 'Results', executions.require(request.params.id).results),
+      ),
+  );
+
+  api.get(
+    '/api/executions/:id/logs',
+    { schema: { params: executionParams, querystring: logsQuery } },
+    (request, reply) => {
+      const { nodeId, after } = request.query;
+      const logs = executions
+        .require(request.params.id)
+        .logs.filter(
+          (line) =>
+            (nodeId === undefined || line.nodeId === nodeId) &&
+            (after === undefined || line.seq > after),
+        );
+      return Promise.resolve(respond(reply, 200, 'Logs', logs));
+    },
+  );
+
+  api.get(
+    '/api/workflow/:sessionId/status/:id',
+    { schema: { params: sessionExecutionParams } },
+    (request, reply) => {
+      const entry = inSession(executions, request.params.sessionId, request.params.id);
+      return Promise.resolve(respond(reply, 200, 'Execution status', snapshot(registry, entry)));
+    },
+  );
+
+  api.get(
+    '/api/workflow/:sessionId/history',
+    { schema: { params: z.object({ sessionId: z.string() }), querystring: historyQuery } },
+    (request, reply) => {
+      const { limit: size, ...filters } = request.query;
+      const found = registry
+        .search({ ...filters, sessionId: request.params.sessionId })
+        .slice(0, size);
+      return Promise.resolve(
+        respond(
+          reply,
+          200,
+          'Execution history',
+          found.map((entry) => registry.toRecord(entry)),
+        ),
+      );
+    },
+  );
+}
+
+/** An execution of another session is answered like an unknown one (SPEC Errors, 404). */
+function inSession(
+  executions: ExecutionManager,
+  sessionId: string,
+  executionId: string,
+): ExecutionEntry {
+  const entry = executions.require(executionId);
+  if (entry.sessionId !== sessionId)
+    throw new AppError('EXECUTION_NOT_FOUND', { params: { executionId } });
+  return entry;
+}
+
+function snapshot(registry: ExecutionRegistry, entry: ExecutionEntry) {
+  const record = registry.toRecord(entry);
+  const counts: Record<string, number> = {};
+  for (const node of entry.nodes) counts[node.status] = (counts[node.status] ?? 0) + 1;
+  const finished = entry.nodes.filter((node) => node.endedAt !== null).length;
+  return {
+    ...record,
+    progress: {
+      nodesTotal: entry.nodes.length,
+      nodesFinished: finished,
+      percent: entry.nodes.length === 0 ? 0 : Math.round((100 * finished) / entry.nodes.length),
+      byStatus: counts,
+      results: entry.results.length,
+    },
+  };
+}

@@ -1,0 +1,207 @@
+// Every meter of SPEC "Meters", registered once under its SPEC name (dots become
+// underscores for Prometheus), so parts record where SPEC says and readers find them by name.
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export type MeterType = 'counter' | 'gauge' | 'timer';
+
+export interface MeterSpec {
+  readonly name: string;
+  readonly type: MeterType;
+  readonly tags: readonly string[];
+  readonly description: string;
+}
+
+/** SPEC "Meters", row by row. */
+export const METER_CATALOGUE = [
+  {
+    name: 'svc.node.executions',
+    type: 'counter',
+    tags: ['module', 'status'],
+    description: 'nodes that reached a terminal status; module is the plugin type',
+  },
+  { name: 'svc.node.duration', type: 'timer', tags: ['module'], description: 'node run time' },
+  { name: 'svc.node.retries', type: 'counter', tags: ['module'], description: 'messages retried' },
+  {
+    name: 'svc.execution.duration',
+    type: 'timer',
+    tags: ['status'],
+    description: 'run time of ended executions',
+  },
+  {
+    name: 'svc.execution.queue.wait',
+    type: 'timer',
+    tags: [],
+    description: 'time starts waited for a slot',
+  },
+  {
+    name: 'svc.executions.running',
+    type: 'gauge',
+    tags: [],
+    description: 'executions holding a slot',
+  },
+  { name: 'svc.executions.queued', type: 'gauge', tags: [], description: 'executions waiting' },
+  {
+    name: 'svc.executions.rejected',
+    type: 'counter',
+    tags: ['reason'],
+    description: 'refused starts',
+  },
+  {
+    name: 'svc.tracker.queue.depth',
+    type: 'gauge',
+    tags: [],
+    description: 'state events accepted and not yet applied',
+  },
+  {
+    name: 'svc.tracker.dropped',
+    type: 'counter',
+    tags: ['type', 'kind'],
+    description: 'dropped log lines, lost state events, events a slow supervisor missed',
+  },
+  {
+    name: 'svc.tracker.log.append.failed',
+    type: 'counter',
+    tags: ['type'],
+    description: 'failed writes to the execution log',
+  },
+  {
+    name: 'svc.edge.dropped',
+    type: 'counter',
+    tags: ['type'],
+    description: 'messages dropped by an edge buffer',
+  },
+  {
+    name: 'svc.checkpoint.bytes',
+    type: 'gauge',
+    tags: [],
+    description: 'node output held by the checkpoint store',
+  },
+  {
+    name: 'svc.checkpoint.errors',
+    type: 'counter',
+    tags: [],
+    description: 'end markers that could not be written',
+  },
+  {
+    name: 'svc.plugin.events',
+    type: 'counter',
+    tags: ['plugin', 'outcome'],
+    description: 'counts plugins report',
+  },
+  {
+    name: 'svc.supervisor.commands',
+    type: 'counter',
+    tags: ['id', 'outcome'],
+    description: 'commands issued by each supervisor',
+  },
+  { name: 'svc.workers', type: 'gauge', tags: [], description: 'workers connected' },
+  {
+    name: 'svc.worker.slots',
+    type: 'gauge',
+    tags: [],
+    description: 'free node slots across workers',
+  },
+  {
+    name: 'svc.leader',
+    type: 'gauge',
+    tags: [],
+    description: '1 on the leader; present with high availability',
+  },
+  {
+    name: 'svc.mcp.call',
+    type: 'timer',
+    tags: ['tool', 'outcome'],
+    description: 'duration of MCP_TOOL_CALL',
+  },
+  {
+    name: 'llm.tokens',
+    type: 'counter',
+    tags: ['provider', 'direction'],
+    description: 'model tokens used',
+  },
+  {
+    name: 'llm.cost',
+    type: 'counter',
+    tags: ['provider'],
+    description: 'model cost when the node reports it',
+  },
+] as const satisfies readonly MeterSpec[];
+
+export type MeterName = (typeof METER_CATALOGUE)[number]['name'];
+
+type AnyMeter = Counter | Gauge | Histogram;
+
+/** Prometheus name of a SPEC meter: dots become underscores, timers are in seconds. */
+export function prometheusName(spec: MeterSpec): string {
+  const base = spec.name.replace(/\./g, '_');
+  return spec.type === 'timer' ? `${base}_seconds` : base;
+}
+
+export class Meters {
+  readonly registry = new Registry();
+  readonly #meters = new Map<string, AnyMeter>();
+
+  constructor() {
+    for (const spec of METER_CATALOGUE) {
+      const options = {
+        name: prometheusName(spec),
+        help: spec.description,
+        labelNames: [...spec.tags],
+        registers: [this.registry],
+      };
+      const meter =
+        spec.type === 'counter'
+          ? new Counter(options)
+          : spec.type === 'gauge'
+            ? new Gauge(options)
+            : new Histogram({
+                ...options,
+                buckets: [0.001, 0.01, 0.1, 0.5, 1, 5, 30, 120, 600, 3600],
+              });
+      this.#meters.set(spec.name, meter);
+    }
+  }
+
+  /** Adds `amount` to a counter. */
+  count(name: MeterName, tags: Readonly<Record<string, string>> = {}, amount = 1): void {
+    const meter = this.#meters.get(name);
+    if (meter instanceof Counter && amount > 0) meter.inc(tags, amount);
+  }
+
+  /** Records a duration in milliseconds on a timer. */
+  time(name: MeterName, tags: Readonly<Record<string, string>>, milliseconds: number): void {
+    const meter = this.#meters.get(name);
+    if (meter instanceof Histogram) meter.observe(tags, milliseconds / 1000);
+  }
+
+  set(name: MeterName, value: number, tags: Readonly<Record<string, string>> = {}): void {
+    const meter = this.#meters.get(name);
+    if (meter instanceof Gauge) meter.set(tags, value);
+  }
+
+  /**
+   * Sum of a meter's measurements whose tags include `tags`: a counter's count, a gauge's
+   * value, a timer's number of observations.
+   */
+  async read(name: MeterName, tags: Readonly<Record<string, string>> = {}): Promise<number> {
+    const meter = this.#meters.get(name);
+    if (!meter) return 0;
+    const { values } = await meter.get();
+    const wanted = meter instanceof Histogram ? `${prometheusName(specOf(name))}_count` : undefined;
+    let sum = 0;
+    for (const sample of values) {
+      const metricName = (sample as { metricName?: string }).metricName;
+      if (wanted !== undefined && metricName !== wanted) continue;
+      const labels = sample.labels as Record<string, string | number | undefined>;
+      if (Object.entries(tags).every(([key, value]) => String(labels[key]) === value))
+        sum += sample.value;
+    }
+    return sum;
+  }
+}
+
+function specOf(name: MeterName): MeterSpec {
+  const spec = METER_CATALOGUE.find((entry) => entry.name === name);
+  if (!spec) throw new Error(`Unknown meter ${name}`);
+  return spec;
+}
