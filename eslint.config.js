@@ -43,7 +43,7 @@ const boundaryRules = layers.map((layer, index) => {
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'web/dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'web/dist/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

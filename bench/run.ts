@@ -3,9 +3,16 @@
 import { printTable, writeResults } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 import { engineChainBench } from './engine-chain.bench.js';
+import { engineFanoutBench } from './engine-fanout.bench.js';
+import { executionsBench } from './executions.bench.js';
 import { workflowSaveBench } from './workflow-save.bench.js';
 
-const BENCHES: readonly Bench[] = [workflowSaveBench, engineChainBench];
+const BENCHES: readonly Bench[] = [
+  workflowSaveBench,
+  engineChainBench,
+  engineFanoutBench,
+  executionsBench,
+];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const selected = BENCHES.filter(

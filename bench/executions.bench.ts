@@ -1,0 +1,113 @@
+// Executions through the service layer: how many short runs complete per second, and how
+// much memory a run parked in a DELAY node holds.
+import { createApp } from '../src/app.js';
+import type { App } from '../src/app.js';
+import { defaultSettings } from '../src/config/index.js';
+import { createSilentLoggers } from '../src/observability/index.js';
+import { TEST_BUILD_INFO } from '../test/support/server.js';
+import type { Bench, BenchResult } from './harness.js';
+
+const RUNS = 10_000;
+
+async function appWith(workflow: unknown): Promise<App> {
+  const settings = { ...defaultSettings('prod'), 'svc.server.port': 0 };
+  const app = await createApp({
+    settings,
+    profile: 'prod',
+    buildInfo: TEST_BUILD_INFO,
+    loggers: createSilentLoggers(),
+  });
+  await app.sessions.createSession(
+    { sessionId: 'bench', name: 'bench', initiator: 'bench', workflows: [workflow as never] },
+    'bench',
+  );
+  return app;
+}
+
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+async function shortRuns(): Promise<BenchResult> {
+  const app = await appWith({
+    workflowId: 'short',
+    description: 'trigger, mapper, terminal',
+    nodes: [
+      { nodeId: 'in', type: 'MANUAL' },
+      { nodeId: 'map', type: 'MAPPER', config: { expression: '{"ok": true}' } },
+      { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+    ],
+    edges: [
+      { source: 'in', target: 'map' },
+      { source: 'map', target: 'out' },
+    ],
+  });
+  try {
+    const once = async (count: number): Promise<number> => {
+      const started = process.hrtime.bigint();
+      const finished: Promise<void>[] = [];
+      for (let i = 0; i < count; i++) {
+        const { executionId } = await app.executions.start({
+          sessionId: 'bench',
+          workflowId: 'short',
+        });
+        finished.push(app.executions.require(executionId).finished);
+      }
+      await Promise.all(finished);
+      return count / (Number(process.hrtime.bigint() - started) / 1e9);
+    };
+    await once(1000);
+    const rate = await once(RUNS);
+    return {
+      name: 'executions.short.rate',
+      value: Math.round(rate),
+      unit: 'executions/s',
+      goal: '>= 5,000/s',
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+async function parked(): Promise<BenchResult> {
+  const app = await appWith({
+    workflowId: 'parked',
+    description: 'waits an hour',
+    nodes: [
+      { nodeId: 'in', type: 'MANUAL' },
+      { nodeId: 'wait', type: 'DELAY', config: { delayMs: 3_600_000 } },
+      { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+    ],
+    edges: [
+      { source: 'in', target: 'wait' },
+      { source: 'wait', target: 'out' },
+    ],
+  });
+  try {
+    // Warm up code paths and caches so the measure holds runs, not compiled code.
+    await app.executions.start({ sessionId: 'bench', workflowId: 'parked' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    collectGarbage();
+    const before = process.memoryUsage().rss;
+    for (let i = 0; i < RUNS; i++)
+      await app.executions.start({ sessionId: 'bench', workflowId: 'parked' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    collectGarbage();
+    const after = process.memoryUsage().rss;
+    return {
+      name: 'executions.parked.bytes',
+      value: Math.round((after - before) / RUNS),
+      unit: 'bytes/execution',
+      goal: '< 10 KB',
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+export const executionsBench: Bench = {
+  name: 'executions',
+  async run(): Promise<BenchResult[]> {
+    return [await shortRuns(), await parked()];
+  },
+};
