@@ -1,10 +1,13 @@
 // `npm run bench [-- NAME]`: runs the benchmarks (or those whose name starts with NAME),
-// prints a table and writes bench/results/latest.json.
-import { printTable, writeResults } from './harness.js';
-import type { Bench, BenchResult } from './harness.js';
+// prints a table and writes bench/results/latest.json. Each benchmark group runs in a
+// process of its own, so memory figures start from a fresh heap.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { engineChainBench } from './engine-chain.bench.js';
 import { engineFanoutBench } from './engine-fanout.bench.js';
 import { executionsBench } from './executions.bench.js';
+import { printTable, writeResults } from './harness.js';
+import type { Bench, BenchResult } from './harness.js';
 import { workflowSaveBench } from './workflow-save.bench.js';
 
 const BENCHES: readonly Bench[] = [
@@ -13,12 +16,15 @@ const BENCHES: readonly Bench[] = [
   engineFanoutBench,
   executionsBench,
 ];
+const CHILD_FLAG = '--child';
+const RESULT_PREFIX = 'BENCH-RESULT ';
 
-const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const args = process.argv.slice(2);
+const wanted = args.filter((arg) => !arg.startsWith('-'));
+const matches = (name: string, bench: Bench): boolean =>
+  name.startsWith(bench.name) || bench.name.startsWith(name);
 const selected = BENCHES.filter(
-  (bench) =>
-    wanted.length === 0 ||
-    wanted.some((name) => bench.name.startsWith(name) || name.startsWith(bench.name)),
+  (bench) => wanted.length === 0 || wanted.some((name) => matches(name, bench)),
 );
 if (selected.length === 0) {
   process.stderr.write(
@@ -26,16 +32,39 @@ if (selected.length === 0) {
   );
   process.exit(2);
 }
-const results: BenchResult[] = [];
-for (const bench of selected) {
-  const all = await bench.run();
-  results.push(
-    ...all.filter(
-      (result) =>
-        wanted.length === 0 ||
-        wanted.some((name) => result.name.startsWith(name) || name.startsWith(bench.name)),
-    ),
+
+function keep(result: BenchResult): boolean {
+  return (
+    wanted.length === 0 ||
+    wanted.some((name) => result.name.startsWith(name) || BENCHES.some((b) => b.name === name))
   );
 }
-printTable(results);
-writeResults(results, new URL('./results/latest.json', import.meta.url));
+
+if (args.includes(CHILD_FLAG)) {
+  for (const bench of selected) {
+    for (const result of await bench.run()) {
+      process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`);
+    }
+  }
+} else {
+  const results: BenchResult[] = [];
+  const script = fileURLToPath(import.meta.url);
+  for (const bench of selected) {
+    const child = spawnSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', script, bench.name, CHILD_FLAG],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024 },
+    );
+    if (child.status !== 0) {
+      process.stderr.write(`Benchmark ${bench.name} failed with exit code ${child.status}\n`);
+      process.exit(1);
+    }
+    for (const line of child.stdout.split('\n')) {
+      if (!line.startsWith(RESULT_PREFIX)) continue;
+      const result = JSON.parse(line.slice(RESULT_PREFIX.length)) as BenchResult;
+      if (keep(result)) results.push(result);
+    }
+  }
+  printTable(results);
+  writeResults(results, new URL('./results/latest.json', import.meta.url));
+}

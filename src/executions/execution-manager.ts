@@ -13,13 +13,17 @@ import {
 } from '../engine/index.js';
 import type {
   LogLevel,
+  NodeState,
   PluginCatalog,
+  RunListener,
+  RunLogEntry,
+  RunOutcome,
   SessionStore,
   TimerScheduler,
   WorkflowPlan,
 } from '../engine/index.js';
 import { StepFailure } from '../plugin-api/index.js';
-import type { SubWorkflowRequest } from '../plugin-api/index.js';
+import type { Message, SubWorkflowRequest } from '../plugin-api/index.js';
 import type { ExecutionEntry, ExecutionRegistry, ExecutionStatus } from './execution-registry.js';
 
 /** SPEC "Limits": sub-workflow nesting depth. */
@@ -112,7 +116,7 @@ export class ExecutionManager {
 
   async #launch(request: StartRequest, parent: ExecutionEntry | null): Promise<ExecutionEntry> {
     const { sessionId, workflowId } = request;
-    const { store, registry, clock, ids, meters } = this.#deps;
+    const { store, registry, clock, ids } = this.#deps;
     if (!(await store.getSession(sessionId))) {
       throw new AppError('SESSION_NOT_FOUND', { params: { sessionId } });
     }
@@ -135,6 +139,7 @@ export class ExecutionManager {
       parentExecutionId: parent?.executionId ?? null,
       depth: parent === null ? 0 : parent.depth + 1,
     });
+    const recorder = new RunRecorder(this, entry, plan);
     const run = new WorkflowRun({
       executionId,
       sessionId,
@@ -145,31 +150,8 @@ export class ExecutionManager {
       clock: new RunClock(clock, this.#deps.timers ?? realTimers),
       logger: this.#deps.logger,
       deadlineMs: this.#deps.runDeadlineMs,
-      runSubWorkflow: (child) => this.#runChild(entry, child),
-      listener: {
-        nodeChanged: (state) => {
-          if (!isTerminalNodeStatus(state.status)) return;
-          const module = state.type;
-          meters.count('svc.node.executions', { module, status: state.status });
-          if (state.retries > 0) meters.count('svc.node.retries', { module }, state.retries);
-          if (state.startedAt !== null && state.endedAt !== null) {
-            meters.time('svc.node.duration', { module }, state.endedAt - state.startedAt);
-          }
-        },
-        result: (nodeId, message) => {
-          registry.addResult(entry, nodeId, message, clock.now());
-        },
-        log: (line) => {
-          registry.addLog(entry, line, clock.now());
-          this.#deps.logger[LOG_METHODS[line.level]](
-            { executionId, nodeId: line.nodeId, ...line.fields },
-            line.message,
-          );
-        },
-        edgeDropped: (nodeId) => {
-          meters.count('svc.edge.dropped', { type: plan.byId.get(nodeId)?.type ?? 'unknown' });
-        },
-      },
+      runSubWorkflow: recorder.runSubWorkflow,
+      listener: recorder,
     });
     const live: Live = { run, children: new Set() };
     this.#live.set(executionId, live);
@@ -177,20 +159,35 @@ export class ExecutionManager {
     entry.status = 'RUNNING';
     entry.startedAt = clock.now();
     run.start();
-    void run.done.then((outcome) => {
-      this.#live.delete(executionId);
-      for (const child of live.children) this.#live.get(child)?.run.stop('Parent run ended');
-      entry.status = outcome.status;
-      entry.error = outcome.error;
-      entry.endedAt = clock.now();
-      meters.time(
-        'svc.execution.duration',
-        { status: outcome.status },
-        entry.endedAt - (entry.startedAt ?? entry.endedAt),
-      );
-      entry.markFinished();
-    });
+    void run.done.then(recorder.ended);
     return entry;
+  }
+
+  /** @internal A run of `entry` ended: record it and stop its children. */
+  recordEnd(entry: ExecutionEntry, outcome: RunOutcome): void {
+    const { clock, meters } = this.#deps;
+    const live = this.#live.get(entry.executionId);
+    this.#live.delete(entry.executionId);
+    for (const child of live?.children ?? []) this.#live.get(child)?.run.stop('Parent run ended');
+    entry.status = outcome.status;
+    entry.error = outcome.error;
+    entry.endedAt = clock.now();
+    meters.time(
+      'svc.execution.duration',
+      { status: outcome.status },
+      entry.endedAt - (entry.startedAt ?? entry.endedAt),
+    );
+    entry.markFinished();
+  }
+
+  /** @internal */
+  get deps(): ExecutionManagerDeps {
+    return this.#deps;
+  }
+
+  /** @internal SUB_WORKFLOW: a child run whose terminals' payloads are the answer. */
+  runChild(parent: ExecutionEntry, request: SubWorkflowRequest): Promise<readonly unknown[]> {
+    return this.#runChild(parent, request);
   }
 
   /** SUB_WORKFLOW: a child run whose terminals' payloads are the answer. */
@@ -235,5 +232,56 @@ export class ExecutionManager {
     const plan = prepare();
     this.#plans.set(key, { plan, lastUsed: now });
     return plan;
+  }
+}
+
+/**
+ * Records one run into its execution entry and the meters. A class, not an object of
+ * closures, because every parked run holds one.
+ */
+class RunRecorder implements RunListener {
+  readonly runSubWorkflow: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
+  readonly ended: (outcome: RunOutcome) => void;
+
+  constructor(
+    readonly manager: ExecutionManager,
+    readonly entry: ExecutionEntry,
+    readonly plan: WorkflowPlan,
+  ) {
+    this.runSubWorkflow = (request) => manager.runChild(entry, request);
+    this.ended = (outcome) => {
+      manager.recordEnd(entry, outcome);
+    };
+  }
+
+  nodeChanged(state: Readonly<NodeState>): void {
+    if (!isTerminalNodeStatus(state.status)) return;
+    const { meters } = this.manager.deps;
+    const module = state.type;
+    meters.count('svc.node.executions', { module, status: state.status });
+    if (state.retries > 0) meters.count('svc.node.retries', { module }, state.retries);
+    if (state.startedAt !== null && state.endedAt !== null) {
+      meters.time('svc.node.duration', { module }, state.endedAt - state.startedAt);
+    }
+  }
+
+  result(nodeId: string, message: Message): void {
+    const { registry, clock } = this.manager.deps;
+    registry.addResult(this.entry, nodeId, message, clock.now());
+  }
+
+  log(line: RunLogEntry): void {
+    const { registry, clock, logger } = this.manager.deps;
+    registry.addLog(this.entry, line, clock.now());
+    logger[LOG_METHODS[line.level]](
+      { executionId: this.entry.executionId, nodeId: line.nodeId, ...line.fields },
+      line.message,
+    );
+  }
+
+  edgeDropped(nodeId: string): void {
+    this.manager.deps.meters.count('svc.edge.dropped', {
+      type: this.plan.byId.get(nodeId)?.type ?? 'unknown',
+    });
   }
 }

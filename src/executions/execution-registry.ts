@@ -59,7 +59,7 @@ export interface LogEntry {
   readonly fields: Readonly<Record<string, unknown>>;
 }
 
-export interface ExecutionEntry {
+export interface ExecutionFields {
   readonly executionId: string;
   readonly sessionId: string;
   readonly workflowId: string;
@@ -68,19 +68,52 @@ export interface ExecutionEntry {
   readonly createdAt: number;
   readonly parentExecutionId: string | null;
   readonly depth: number;
-  status: ExecutionStatus;
-  startedAt: number | null;
-  endedAt: number | null;
-  error: string | null;
+}
+
+/**
+ * One execution's live state. A class, so that every entry shares one shape: registries
+ * hold thousands of them.
+ */
+export class ExecutionEntry implements ExecutionFields {
+  readonly executionId: string;
+  readonly sessionId: string;
+  readonly workflowId: string;
+  readonly workflowVersion: number;
+  readonly priority: number;
+  readonly createdAt: number;
+  readonly parentExecutionId: string | null;
+  readonly depth: number;
+  status: ExecutionStatus = 'RUNNING';
+  startedAt: number | null = null;
+  endedAt: number | null = null;
+  error: string | null = null;
   /** Live node states of the run; empty until it starts. */
-  nodes: readonly NodeState[];
-  results: ResultEvent[];
-  logs: LogEntry[];
-  resultSeq: number;
-  logSeq: number;
+  nodes: readonly NodeState[] = [];
+  results: ResultEvent[] = [];
+  logs: LogEntry[] = [];
+  resultSeq = 0;
+  logSeq = 0;
   /** Settles when the execution reaches a terminal status. */
   readonly finished: Promise<void>;
-  markFinished(): void;
+  #markFinished: () => void = () => undefined;
+
+  constructor(fields: ExecutionFields) {
+    this.executionId = fields.executionId;
+    this.sessionId = fields.sessionId;
+    this.workflowId = fields.workflowId;
+    this.workflowVersion = fields.workflowVersion;
+    this.priority = fields.priority;
+    this.createdAt = fields.createdAt;
+    this.parentExecutionId = fields.parentExecutionId;
+    this.depth = fields.depth;
+    this.finished = new Promise<void>((resolve) => {
+      this.#markFinished = resolve;
+    });
+  }
+
+  markFinished(): void {
+    this.#markFinished();
+  }
 }
 
 export interface RegistryLimits {
@@ -114,34 +147,8 @@ export class ExecutionRegistry {
     this.#limits = limits;
   }
 
-  create(fields: {
-    executionId: string;
-    sessionId: string;
-    workflowId: string;
-    workflowVersion: number;
-    priority: number;
-    createdAt: number;
-    parentExecutionId: string | null;
-    depth: number;
-  }): ExecutionEntry {
-    let markFinished: () => void = () => undefined;
-    const finished = new Promise<void>((resolve) => {
-      markFinished = resolve;
-    });
-    const entry: ExecutionEntry = {
-      ...fields,
-      status: 'RUNNING',
-      startedAt: null,
-      endedAt: null,
-      error: null,
-      nodes: [],
-      results: [],
-      logs: [],
-      resultSeq: 0,
-      logSeq: 0,
-      finished,
-      markFinished,
-    };
+  create(fields: ExecutionFields): ExecutionEntry {
+    const entry = new ExecutionEntry(fields);
     this.#entries.set(entry.executionId, entry);
     this.#trim();
     return entry;

@@ -1,8 +1,12 @@
 export { ExecutionManager, MAX_NESTING_DEPTH } from './execution-manager.js';
 export type { ExecutionManagerDeps, StartAnswer, StartRequest } from './execution-manager.js';
-export { ExecutionRegistry, isTerminalExecutionStatus } from './execution-registry.js';
-export type {
+export {
   ExecutionEntry,
+  ExecutionRegistry,
+  isTerminalExecutionStatus,
+} from './execution-registry.js';
+export type {
+  ExecutionFields,
   ExecutionQuery,
   ExecutionRecord,
   ExecutionStatus,

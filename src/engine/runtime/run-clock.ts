@@ -4,29 +4,56 @@
 // and transitions, rule 1).
 import type { Clock } from '../../core/index.js';
 
+export type { Timer };
+
 export interface TimerHandle {
   cancel(): void;
 }
 
 /** How timers are armed: real ones in production, a manual scheduler in tests. */
 export interface TimerScheduler {
-  setTimeout(callback: () => void, ms: number): unknown;
+  /** Calls `callback(timer)` after `ms`: one shared callback, no closure per timer. */
+  setTimeout(callback: (timer: Timer) => void, ms: number, timer: Timer): unknown;
   clearTimeout(handle: unknown): void;
 }
 
+function fireTimer(timer: Timer): void {
+  timer.fire();
+}
+
 export const realTimers: TimerScheduler = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  setTimeout: (callback, ms, timer) => setTimeout(callback, ms, timer),
   clearTimeout: (handle) => {
     clearTimeout(handle as NodeJS.Timeout);
   },
 };
 
-interface Timer {
+/** One timer of a run; a class so that many parked runs share its methods. */
+class Timer implements TimerHandle {
   remaining: number;
   armedAt: number;
-  handle: unknown;
-  readonly callback: () => void;
-  done: boolean;
+  handle: unknown = undefined;
+  done = false;
+
+  constructor(
+    readonly clock: RunClock,
+    readonly callback: () => void,
+    ms: number,
+    now: number,
+  ) {
+    this.remaining = Math.max(0, ms);
+    this.armedAt = now;
+  }
+
+  cancel(): void {
+    this.clock.cancelTimer(this);
+  }
+
+  fire(): void {
+    this.done = true;
+    this.clock.forgetTimer(this);
+    this.callback();
+  }
 }
 
 export class RunClock {
@@ -54,23 +81,23 @@ export class RunClock {
 
   /** Calls `callback` once `ms` of unpaused time has passed. */
   after(ms: number, callback: () => void): TimerHandle {
-    const timer: Timer = {
-      remaining: Math.max(0, ms),
-      armedAt: this.#clock.now(),
-      handle: undefined,
-      callback,
-      done: false,
-    };
+    const timer = new Timer(this, callback, ms, this.#clock.now());
     this.#timers.add(timer);
     if (!this.#paused) this.#arm(timer);
-    return {
-      cancel: () => {
-        if (timer.done) return;
-        timer.done = true;
-        this.#timers.delete(timer);
-        if (timer.handle !== undefined) this.#scheduler.clearTimeout(timer.handle);
-      },
-    };
+    return timer;
+  }
+
+  /** @internal */
+  cancelTimer(timer: Timer): void {
+    if (timer.done) return;
+    timer.done = true;
+    this.#timers.delete(timer);
+    if (timer.handle !== undefined) this.#scheduler.clearTimeout(timer.handle);
+  }
+
+  /** @internal */
+  forgetTimer(timer: Timer): void {
+    this.#timers.delete(timer);
   }
 
   /** Resolves after `ms` of unpaused time; rejects with the signal's reason on abort. */
@@ -127,11 +154,7 @@ export class RunClock {
 
   #arm(timer: Timer): void {
     timer.armedAt = this.#clock.now();
-    timer.handle = this.#scheduler.setTimeout(() => {
-      timer.done = true;
-      this.#timers.delete(timer);
-      timer.callback();
-    }, timer.remaining);
+    timer.handle = this.#scheduler.setTimeout(fireTimer, timer.remaining, timer);
   }
 }
 
@@ -145,9 +168,14 @@ export class ManualScheduler implements TimerScheduler {
     this.#clock = clock;
   }
 
-  setTimeout(callback: () => void, ms: number): unknown {
+  setTimeout(callback: (timer: Timer) => void, ms: number, timer: Timer): unknown {
     const id = ++this.#next;
-    this.#pending.set(id, { at: this.#clock.now() + ms, callback });
+    this.#pending.set(id, {
+      at: this.#clock.now() + ms,
+      callback: () => {
+        callback(timer);
+      },
+    });
     return id;
   }
 

@@ -156,6 +156,121 @@ class ListenerLog implements NodeLog {
   }
 }
 
+/** What every node context of one run shares. */
+interface RunScope {
+  readonly executionId: string;
+  readonly sessionId: string;
+  readonly workflowId: string;
+  readonly startPayload: unknown;
+  readonly clock: RunClock;
+  readonly listener: RunListener;
+  readonly runSubWorkflow: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
+}
+
+/**
+ * A node's context. Parked runs are many, so it holds little: the run's shared scope, and an
+ * AbortController made only when a plugin first asks for the signal.
+ */
+class RunNodeContext implements NodeContext {
+  readonly #scope: RunScope;
+  readonly nodeId: string;
+  #controller: AbortController | undefined;
+  #abortReason: unknown;
+  #aborted = false;
+  #log: NodeLog | undefined;
+  #sleepers: Set<Sleeper> | undefined;
+
+  constructor(scope: RunScope, nodeId: string) {
+    this.#scope = scope;
+    this.nodeId = nodeId;
+  }
+
+  get executionId(): string {
+    return this.#scope.executionId;
+  }
+
+  get sessionId(): string {
+    return this.#scope.sessionId;
+  }
+
+  get workflowId(): string {
+    return this.#scope.workflowId;
+  }
+
+  get startPayload(): unknown {
+    return this.#scope.startPayload;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#abortReason);
+    }
+    return this.#controller.signal;
+  }
+
+  get log(): NodeLog {
+    return (this.#log ??= new ListenerLog(this.#scope.listener, this.nodeId));
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+    for (const sleeper of this.#sleepers ?? []) {
+      sleeper.timer.cancel();
+      sleeper.reject(reason);
+    }
+    this.#sleepers = undefined;
+  }
+
+  now(): number {
+    return this.#scope.clock.now();
+  }
+
+  sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
+    const own = options?.signal;
+    if (own === undefined && this.#controller === undefined) return this.#sleepWithoutSignal(ms);
+    return this.#scope.clock.sleep(
+      ms,
+      own === undefined ? this.signal : AbortSignal.any([this.signal, own]),
+    );
+  }
+
+  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]> {
+    return this.#scope.runSubWorkflow(request);
+  }
+
+  /**
+   * No plugin asked for the signal yet: an AbortSignal (a full EventTarget) would cost more
+   * than the wait itself, so `abort` rejects the wait directly.
+   */
+  #sleepWithoutSignal(ms: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.#aborted) {
+        reject(this.#abortReason instanceof Error ? this.#abortReason : new Error('Node ended'));
+        return;
+      }
+      const sleeper: Sleeper = {
+        reject: (reason) => {
+          reject(reason instanceof Error ? reason : new Error('Node ended'));
+        },
+        timer: this.#scope.clock.after(ms, () => {
+          this.#sleepers?.delete(sleeper);
+          resolve();
+        }),
+      };
+      (this.#sleepers ??= new Set()).add(sleeper);
+    });
+  }
+}
+
+interface Sleeper {
+  readonly timer: TimerHandle;
+  readonly reject: (reason: unknown) => void;
+}
+
 /** Ends a node from inside its own task: the status it ends with and why. */
 class NodeEnd extends Error {
   constructor(
@@ -182,7 +297,10 @@ export class WorkflowRun {
   readonly #options: RunOptions;
   readonly #plan: WorkflowPlan;
   readonly #inputs: readonly (NodeInput<Message> | undefined)[];
-  readonly #controllers: readonly AbortController[];
+  readonly #contexts: readonly RunNodeContext[];
+  /** Whether `#finish` ran for a node: it runs exactly once, whoever ends the node. */
+  readonly #finished: boolean[];
+  #finishedCount = 0;
   /** Set when something outside a node's task ends it (cancel, upstream failure, deadline). */
   readonly #pendingEnds: (NodeEnd | undefined)[];
   /** Per node: parents that ended, and how many of them completed (trigger rules). */
@@ -226,7 +344,17 @@ export class WorkflowRun {
         node.inputEdges,
       );
     });
-    this.#controllers = this.#plan.nodes.map(() => new AbortController());
+    const scope: RunScope = {
+      executionId: options.executionId,
+      sessionId: options.sessionId,
+      workflowId: options.workflowId,
+      startPayload: options.startPayload,
+      clock: options.clock,
+      listener: options.listener,
+      runSubWorkflow: options.runSubWorkflow,
+    };
+    this.#contexts = this.#plan.nodes.map((node) => new RunNodeContext(scope, node.nodeId));
+    this.#finished = this.#plan.nodes.map(() => false);
     this.#pendingEnds = this.#plan.nodes.map(() => undefined);
     this.#parentsEnded = this.#plan.nodes.map(() => 0);
     this.#parentsSucceeded = this.#plan.nodes.map(() => 0);
@@ -248,12 +376,7 @@ export class WorkflowRun {
         );
       });
     }
-    const tasks = this.#plan.nodes.map((node) => this.#runNode(node));
-    void Promise.all(tasks).then(() => {
-      this.#deadline?.cancel();
-      this.#options.clock.dispose();
-      this.#resolveDone(this.#ending ?? { status: 'COMPLETED', error: null });
-    });
+    for (const node of this.#plan.nodes) void this.#runNode(node);
   }
 
   /** Stops the run: every node still going ends STOPPED. */
@@ -275,17 +398,34 @@ export class WorkflowRun {
   #end(outcome: RunOutcome, nodeStatus: NodeStatus): void {
     if (this.#ending !== undefined) return;
     this.#ending = outcome;
-    for (const node of this.#plan.nodes) {
-      this.#endFromOutside(node.index, new NodeEnd(nodeStatus, outcome.error ?? nodeStatus));
-    }
+    // A node a moment away from finishing on its own gets that moment: a trigger that has
+    // emitted its last message completes rather than being cancelled.
+    setImmediate(() => {
+      const end = new NodeEnd(nodeStatus, outcome.error ?? nodeStatus);
+      const remaining = this.#plan.nodes.filter((node) => this.#finished[node.index] !== true);
+      // Mark every node first, so none is reported UPSTREAM_FAILED because a parent was
+      // cancelled a moment earlier.
+      for (const node of remaining) this.#markEnded(node.index, end);
+      for (const node of remaining) this.#finish(node, end);
+    });
   }
 
   #endFromOutside(index: number, end: NodeEnd): void {
+    if (!this.#markEnded(index, end)) return;
+    // The node ends now, not when its task notices: a plugin that ignores its signal cannot
+    // keep the run alive, and whatever it emits late is dropped.
+    const node = this.#plan.nodes[index];
+    if (node !== undefined) this.#finish(node, end);
+  }
+
+  /** Tells a node's task and plugin to stop; false when the node has ended already. */
+  #markEnded(index: number, end: NodeEnd): boolean {
     const state = this.#state(index);
-    if (isTerminalNodeStatus(state.status) || this.#pendingEnds[index] !== undefined) return;
+    if (isTerminalNodeStatus(state.status) || this.#pendingEnds[index] !== undefined) return false;
     this.#pendingEnds[index] = end;
-    this.#controllers[index]?.abort(end);
+    this.#contexts[index]?.abort(end);
     this.#inputs[index]?.cancel();
+    return true;
   }
 
   #setStatus(state: NodeState, status: NodeStatus, error: string | null = null): void {
@@ -300,12 +440,12 @@ export class WorkflowRun {
 
   async #runNode(node: PlannedNode): Promise<void> {
     const state = this.#state(node.index);
-    const controller = this.#controllers[node.index] ?? new AbortController();
+    const context = this.#contexts[node.index];
+    if (context === undefined) return;
     let outcome: NodeEnd;
     let deadline: TimerHandle | undefined;
     try {
       const runtime = node.descriptor.createRuntime(node.config, { nodeId: node.nodeId });
-      const context = this.#context(node, controller.signal);
       if (node.settings.deadlineMs !== undefined) {
         const ms = node.settings.deadlineMs;
         deadline = this.#options.clock.after(ms, () => {
@@ -316,12 +456,26 @@ export class WorkflowRun {
         });
       }
       if (node.kind === 'trigger') this.#setStatus(state, 'RUNNING');
-      const work = isStreamNode(runtime)
-        ? this.#runStream(node, runtime, context)
-        : this.#runProcessor(node, runtime, context).finally(() => runtime.close?.());
-      // One race per node, not per message: an ended node stops waiting at once, so a plugin
-      // that ignores its signal cannot keep the run alive (its late emits are dropped).
-      await Promise.race([work, this.#whenAborted(controller.signal)]);
+      if (isStreamNode(runtime)) {
+        await this.#runStream(node, runtime, context);
+      } else {
+        // The message loop is inline, not a call: one async frame per node instead of two
+        // matters when thousands of runs are parked.
+        const input = this.#inputs[node.index];
+        try {
+          for (;;) {
+            if (input === undefined) break;
+            let next = input.receive();
+            if (next instanceof Promise) next = await next;
+            if (next === END || this.#pendingEnds[node.index] !== undefined) break;
+            this.#accept(node, state, next);
+            const pending = this.#handle(node, runtime, context, next);
+            if (pending !== undefined) await pending;
+          }
+        } finally {
+          await runtime.close?.();
+        }
+      }
       outcome = this.#pendingEnds[node.index] ?? this.#completion(node);
     } catch (error) {
       outcome =
@@ -331,18 +485,6 @@ export class WorkflowRun {
       deadline?.cancel();
     }
     this.#finish(node, outcome);
-  }
-
-  #whenAborted(signal: AbortSignal): Promise<never> {
-    const aborted = new Promise<never>((_resolve, reject) => {
-      const fail = (): void => {
-        reject(signal.reason instanceof Error ? signal.reason : new Error('Node ended'));
-      };
-      if (signal.aborted) fail();
-      else signal.addEventListener('abort', fail, { once: true });
-    });
-    aborted.catch(() => undefined);
-    return aborted;
   }
 
   /** How a node whose input ended and whose work is done ends, under its trigger rule. */
@@ -358,6 +500,8 @@ export class WorkflowRun {
   }
 
   #finish(node: PlannedNode, outcome: NodeEnd): void {
+    if (this.#finished[node.index] === true) return;
+    this.#finished[node.index] = true;
     const state = this.#state(node.index);
     if (state.startedAt === null && outcome.status !== 'UPSTREAM_FAILED') {
       state.startedAt = this.#options.clock.now();
@@ -375,6 +519,11 @@ export class WorkflowRun {
         },
         'CANCELLED',
       );
+    }
+    if (++this.#finishedCount === this.#plan.nodes.length) {
+      this.#deadline?.cancel();
+      this.#options.clock.dispose();
+      this.#resolveDone(this.#ending ?? { status: 'COMPLETED', error: null });
     }
   }
 
@@ -399,48 +548,7 @@ export class WorkflowRun {
     );
   }
 
-  #context(node: PlannedNode, signal: AbortSignal): NodeContext {
-    const { clock, listener, executionId, sessionId, workflowId, startPayload } = this.#options;
-    const log = new ListenerLog(listener, node.nodeId);
-    return {
-      executionId,
-      sessionId,
-      workflowId,
-      nodeId: node.nodeId,
-      signal,
-      log,
-      startPayload,
-      now: () => clock.now(),
-      sleep: (ms, sleepOptions) =>
-        clock.sleep(
-          ms,
-          sleepOptions?.signal === undefined
-            ? signal
-            : AbortSignal.any([signal, sleepOptions.signal]),
-        ),
-      runSubWorkflow: (request) => this.#options.runSubWorkflow(request),
-    };
-  }
-
   // --- per-message plugins -------------------------------------------------------------
-
-  async #runProcessor(
-    node: PlannedNode,
-    runtime: MessageProcessor,
-    ctx: NodeContext,
-  ): Promise<void> {
-    const input = this.#inputs[node.index];
-    if (input === undefined) return;
-    const state = this.#state(node.index);
-    for (;;) {
-      let next = input.receive();
-      if (next instanceof Promise) next = await next;
-      if (next === END || this.#pendingEnds[node.index] !== undefined) return;
-      this.#accept(node, state, next);
-      const pending = this.#handle(node, runtime, ctx, next);
-      if (pending !== undefined) await pending;
-    }
-  }
 
   /** Counts and records a message the node takes in. */
   #accept(node: PlannedNode, state: NodeState, message: Message): void {
