@@ -44,6 +44,7 @@ export {
   sourceMessageId,
 } from './runtime/index.js';
 export type {
+  ConfigResolver,
   EngineLogger,
   LogLevel,
   NodeState,

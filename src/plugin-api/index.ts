@@ -145,10 +145,29 @@ export function isStreamNode(runtime: NodeRuntime): runtime is StreamNode {
   return 'run' in runtime;
 }
 
-/** What a plugin learns about its node when the workflow is prepared. */
+/** Server-wide limits on what workflow authors may do (SPEC "Workflow-author safeguards"). */
+export interface Safeguards {
+  /** Executables `PROCESS_EXECUTOR` may run, matched exactly; empty means none unless allowAny. */
+  readonly processAllowedCommands: readonly string[];
+  /** Any executable; effective only while the allow-list is empty. */
+  readonly processAllowAny: boolean;
+  readonly scriptTimeoutMs: number;
+  readonly scriptMaxStatements: number;
+}
+
+/** What a plugin learns about its node when a run starts. */
 export interface NodeSetup {
   readonly nodeId: string;
+  readonly safeguards: Safeguards;
 }
+
+/** No process, default script limits: for tests and tools. */
+export const DEFAULT_SAFEGUARDS: Safeguards = Object.freeze({
+  processAllowedCommands: [],
+  processAllowAny: false,
+  scriptTimeoutMs: 10_000,
+  scriptMaxStatements: 50_000_000,
+});
 
 /** Makes the run-time part of a plugin for one node and its parsed configuration. */
 export type NodeFactory<Config> = (config: Config, setup: NodeSetup) => NodeRuntime;

@@ -5,6 +5,7 @@ export type { TimerHandle, TimerScheduler } from './run-clock.js';
 export { childMessageId, sourceMessageId } from './message-ids.js';
 export { WorkflowRun, isTerminalNodeStatus } from './workflow-run.js';
 export type {
+  ConfigResolver,
   EngineLogger,
   LogLevel,
   NodeState,

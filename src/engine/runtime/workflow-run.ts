@@ -1,7 +1,7 @@
 // One run of a prepared workflow: a task per node joined by bounded channels. The runner
 // wraps every plugin the same way: retries with backoff, element and idle timeouts, onError,
 // trigger rules, results, accounting, and cancellation (SPEC "States and transitions").
-import { StepFailure, isStreamNode } from '../../plugin-api/index.js';
+import { DEFAULT_SAFEGUARDS, StepFailure, isStreamNode } from '../../plugin-api/index.js';
 import type {
   Emit,
   Message,
@@ -9,7 +9,9 @@ import type {
   MessageProcessor,
   NodeContext,
   NodeLog,
+  NodeRuntime,
   ProcessResult,
+  Safeguards,
   StreamNode,
   SubWorkflowRequest,
 } from '../../plugin-api/index.js';
@@ -93,7 +95,19 @@ export interface RunOptions {
   /** Capacity of every edge without a buffer. */
   readonly channelCapacity?: number | undefined;
   readonly runSubWorkflow: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
+  readonly safeguards?: Safeguards | undefined;
+  /**
+   * Resolves `${env.NAME}`, `${sys.name}` and `decrypted:<name>` in a node's configuration
+   * when the run starts; a failure fails every message of the node like a plugin error.
+   */
+  readonly resolveConfig?: ConfigResolver | undefined;
 }
+
+export type ConfigResolver = (
+  config: Readonly<Record<string, unknown>>,
+) =>
+  | { readonly ok: true; readonly config: Readonly<Record<string, unknown>> }
+  | { readonly ok: false; readonly error: string };
 
 export interface RunOutcome {
   readonly status: RunEndStatus;
@@ -445,7 +459,7 @@ export class WorkflowRun {
     let outcome: NodeEnd;
     let deadline: TimerHandle | undefined;
     try {
-      const runtime = node.descriptor.createRuntime(node.config, { nodeId: node.nodeId });
+      const runtime = this.#createRuntime(node);
       if (node.settings.deadlineMs !== undefined) {
         const ms = node.settings.deadlineMs;
         deadline = this.#options.clock.after(ms, () => {
@@ -485,6 +499,34 @@ export class WorkflowRun {
       deadline?.cancel();
     }
     this.#finish(node, outcome);
+  }
+
+  /** The plugin's runtime for the node's resolved configuration. */
+  #createRuntime(node: PlannedNode): NodeRuntime {
+    const setup = {
+      nodeId: node.nodeId,
+      safeguards: this.#options.safeguards ?? DEFAULT_SAFEGUARDS,
+    };
+    const resolved = this.#options.resolveConfig?.(node.config) ?? {
+      ok: true,
+      config: node.config,
+    };
+    if (resolved.ok) return node.descriptor.createRuntime(resolved.config, setup);
+    // SPEC Variables and secrets: a blocked or unknown name fails each message like a plugin
+    // error (never retried), so onError decides what happens next.
+    const failure = resolved.error;
+    if (node.kind === 'trigger') {
+      return {
+        run: () => {
+          throw StepFailure.nonRetryable(failure);
+        },
+      };
+    }
+    return {
+      process: () => {
+        throw StepFailure.nonRetryable(failure);
+      },
+    };
   }
 
   /** How a node whose input ended and whose work is done ends, under its trigger rule. */

@@ -1,9 +1,13 @@
+import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { message, processAll } from '../../testing/fake-context.js';
 import { filterPlugin } from './filter.js';
 
 function runtimeOf(expression: string) {
-  return filterPlugin.create!(filterPlugin.configSchema.parse({ expression }), { nodeId: 'n' });
+  return filterPlugin.create!(filterPlugin.configSchema.parse({ expression }), {
+    nodeId: 'n',
+    safeguards: DEFAULT_SAFEGUARDS,
+  });
 }
 
 describe('FILTER', () => {

@@ -1,9 +1,13 @@
+import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { message, processAll } from '../../testing/fake-context.js';
 import { splitterPlugin } from './splitter.js';
 
 function runtimeOf(config: unknown) {
-  return splitterPlugin.create!(splitterPlugin.configSchema.parse(config), { nodeId: 'n' });
+  return splitterPlugin.create!(splitterPlugin.configSchema.parse(config), {
+    nodeId: 'n',
+    safeguards: DEFAULT_SAFEGUARDS,
+  });
 }
 
 describe('SPLITTER', () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +44,7 @@ afterEach(async () => {
 function runtimeOf(config: unknown): MessageProcessor {
   return notifyTerminalPlugin.create!(notifyTerminalPlugin.configSchema.parse(config), {
     nodeId: 'n',
+    safeguards: DEFAULT_SAFEGUARDS,
   }) as MessageProcessor;
 }
 

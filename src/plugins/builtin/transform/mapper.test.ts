@@ -1,10 +1,14 @@
+import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { message, processAll } from '../../testing/fake-context.js';
 import { SCRIPT_NOT_RUNNABLE, createMapperPlugin } from './mapper.js';
 
 function runtimeOf(config: unknown, scripts = false) {
   const plugin = createMapperPlugin({ scripts });
-  return plugin.create!(plugin.configSchema.parse(config), { nodeId: 'n' });
+  return plugin.create!(plugin.configSchema.parse(config), {
+    nodeId: 'n',
+    safeguards: DEFAULT_SAFEGUARDS,
+  });
 }
 
 describe('MAPPER', () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { createTestContext, processAll } from '../../testing/fake-context.js';
 import { apiTriggerPlugin } from './api-trigger.js';
@@ -5,6 +6,7 @@ import { apiTriggerPlugin } from './api-trigger.js';
 async function emitsOf(config: unknown, startPayload: unknown) {
   const runtime = apiTriggerPlugin.create!(apiTriggerPlugin.configSchema.parse(config), {
     nodeId: 'n',
+    safeguards: DEFAULT_SAFEGUARDS,
   });
   return processAll(runtime, [], createTestContext({ startPayload }));
 }

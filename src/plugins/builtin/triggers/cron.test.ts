@@ -1,3 +1,4 @@
+import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import type { Emit, NodeContext, StreamNode } from '../../../plugin-api/index.js';
 import { createTestContext, processAll } from '../../testing/fake-context.js';
@@ -6,7 +7,10 @@ import { cronPlugin } from './cron.js';
 const START = Date.parse('2026-01-01T00:00:30.000Z');
 
 function runtimeOf(config: unknown): StreamNode {
-  return cronPlugin.create!(cronPlugin.configSchema.parse(config), { nodeId: 'n' }) as StreamNode;
+  return cronPlugin.create!(cronPlugin.configSchema.parse(config), {
+    nodeId: 'n',
+    safeguards: DEFAULT_SAFEGUARDS,
+  }) as StreamNode;
 }
 
 /** The node's output, pulled one tick at a time as the engine does. */

@@ -1,10 +1,14 @@
+import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { processAll } from '../../testing/fake-context.js';
 import { manualPlugin } from './manual.js';
 
 describe('MANUAL', () => {
   it('emits one message with an empty object as payload (CONTRACT 1: MANUAL)', async () => {
-    const runtime = manualPlugin.create!(manualPlugin.configSchema.parse({}), { nodeId: 'n' });
+    const runtime = manualPlugin.create!(manualPlugin.configSchema.parse({}), {
+      nodeId: 'n',
+      safeguards: DEFAULT_SAFEGUARDS,
+    });
     expect(await processAll(runtime, [])).toEqual([{ payload: {} }]);
   });
 });
