@@ -1,10 +1,12 @@
 // Composition root: settings -> stores -> plugins -> services -> HTTP edge.
 import type { FastifyInstance } from 'fastify';
+import { KeyRing } from './auth/index.js';
 import { AppError, randomIds, systemClock } from './core/index.js';
 import type { Clock, IdGenerator } from './core/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
 import type { SessionStore } from './engine/index.js';
 import { ExecutionManager, ExecutionRegistry } from './executions/index.js';
+import type { RouteEntry } from './http/index.js';
 import {
   createHttpServer,
   registerExecutionRoutes,
@@ -37,6 +39,8 @@ export interface App {
   readonly sessions: SessionService;
   readonly executions: ExecutionManager;
   readonly meters: Meters;
+  /** Every route the server registered, by method and pattern. */
+  readonly routes: readonly RouteEntry[];
   /** Listens on the configured address and port; answers the bound address and port. */
   listen(): Promise<{ address: string; port: number }>;
   close(): Promise<void>;
@@ -82,7 +86,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     planTtlMs: settings['svc.workflow.cache-ttl'],
   });
 
-  const { fastify } = await createHttpServer({
+  const { fastify, routes } = await createHttpServer({
+    access: {
+      keys: keyRingOf(settings),
+      allowedHosts: settings['svc.allowed-hosts'],
+      allowedOrigins: settings['svc.allowed-origins'],
+      sessionOfExecution: (executionId) => registry.get(executionId)?.sessionId,
+    },
     logger: loggers.app,
     bodyLimit: settings['svc.limits.max-body'],
     compression: {
@@ -103,6 +113,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessions,
     executions,
     meters,
+    routes: routes.entries(),
     async listen() {
       await fastify.listen({
         host: settings['svc.server.address'],
@@ -138,4 +149,12 @@ function sessionStoreFor(settings: Settings, buildInfo: BuildInfo): SessionStore
         },
       });
   }
+}
+
+export function keyRingOf(settings: Settings): KeyRing {
+  return new KeyRing({
+    apiKey: settings['svc.api-key'],
+    apiKeys: settings['svc.api-keys'],
+    mcpApiKey: settings['svc.mcp.api-key'],
+  });
 }

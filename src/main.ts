@@ -1,7 +1,8 @@
 // Process concerns only: read settings, build the app, listen, and stop on a signal.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createApp } from './app.js';
+import { createApp, keyRingOf } from './app.js';
+import { isLoopbackAddress } from './auth/index.js';
 import type { App } from './app.js';
 import { loadSettings, readBuildInfo } from './config/index.js';
 import { isAppError } from './core/index.js';
@@ -28,13 +29,24 @@ async function main(): Promise<void> {
     env: process.env,
     features: { postgres: buildInfo.persistence },
   });
+  const address = settings['svc.server.address'];
+  if (!isLoopbackAddress(address) && !keyRingOf(settings).hasAnyKey) {
+    process.stderr.write(
+      `Refusing to listen on ${address}:${settings['svc.server.port']} without an API key: ` +
+        'set svc.api-key (SVC_API_KEY), svc.api-keys or svc.mcp.api-key, or bind to 127.0.0.1\n',
+    );
+    process.exit(1);
+  }
   if (settings['svc.main.banner-mode'] === 'console') {
     process.stdout.write(`${BANNER}\n  version ${buildInfo.version}, profile ${profile}\n\n`);
   }
   const app = await createApp({ settings, profile, buildInfo });
   for (const warning of warnings) app.loggers.app.warn(warning);
-  const { address, port } = await app.listen();
-  app.loggers.app.info({ address, port, profile }, `Listening on http://${address}:${port}`);
+  const bound = await app.listen();
+  app.loggers.app.info(
+    { address: bound.address, port: bound.port, profile },
+    `Listening on http://${bound.address}:${bound.port}`,
+  );
   stopOnSignals(app);
 }
 

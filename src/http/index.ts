@@ -7,5 +7,6 @@ export { registerSessionRoutes } from './sessions.routes.js';
 export { registerWorkflowRoutes } from './workflows.routes.js';
 export { registerPluginRoutes } from './plugins.routes.js';
 export { RouteTable } from './route-table.js';
+export type { RouteEntry } from './route-table.js';
 export { renderErrorsDoc } from './errors-doc.js';
 export { registerExecutionRoutes } from './executions.routes.js';

@@ -14,10 +14,9 @@ export function respond<T>(
 }
 
 /**
- * Who is calling, for the version author and the audit. Access control names keys; without
- * keys every caller is `anonymous`.
+ * Who is calling, for the version author: the key's actor name (SPEC "Audit actor naming"),
+ * or `anonymous` when no key names one.
  */
 export function actorOf(request: FastifyRequest): string {
-  const actor = (request as FastifyRequest & { actor?: string }).actor;
-  return actor ?? 'anonymous';
+  return request.principal?.actor ?? 'anonymous';
 }

@@ -9,6 +9,8 @@ import type {
   FastifyReply,
   FastifyRequest,
 } from 'fastify';
+import { RESTRICTED_BODY_LIMIT, installAccessControl, isUnrestrictedAdmin } from '../auth/index.js';
+import type { AccessControlOptions } from '../auth/index.js';
 import { AppError, isAppError } from '../core/index.js';
 import { errorEnvelope } from './envelope.js';
 import { httpStatusOf } from './error-mapping.js';
@@ -20,6 +22,7 @@ export interface HttpServerOptions {
   readonly bodyLimit: number;
   /** Compress answers larger than `threshold` bytes (the prod profile). */
   readonly compression: { readonly enabled: boolean; readonly threshold: number };
+  readonly access: AccessControlOptions;
 }
 
 export interface HttpServer {
@@ -55,6 +58,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     void reply.header('X-Request-ID', request.id);
     done();
   });
+  installAccessControl(fastify, options.access);
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   fastify.setNotFoundHandler((request, reply) => {
     const path = pathOf(request);
@@ -76,6 +80,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
 
 function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appError = toAppError(error, request);
+  // SPEC Roles: for any key but an unrestricted ADMIN key, a POST body that cannot be parsed
+  // is refused like an access check, with no body.
+  const principal = request.principal;
+  if (
+    principal !== null &&
+    !isUnrestrictedAdmin(principal) &&
+    request.method === 'POST' &&
+    appError.code === 'INVALID_REQUEST_BODY' &&
+    appError.fieldErrors.some((field) => field.field === 'body')
+  ) {
+    return reply.code(403).send();
+  }
   const status = httpStatusOf(appError.code);
   if (status >= 500) {
     request.log.error({ err: error, reference: request.id }, 'Request failed unexpectedly');
@@ -95,7 +111,11 @@ function toAppError(error: unknown, request: FastifyRequest): AppError {
   }
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return new AppError('PAYLOAD_TOO_LARGE', { params: { limit: request.routeOptions.bodyLimit } });
+    const restricted = request.principal !== null && !isUnrestrictedAdmin(request.principal);
+    const limit = restricted
+      ? Math.min(RESTRICTED_BODY_LIMIT, request.routeOptions.bodyLimit)
+      : request.routeOptions.bodyLimit;
+    return new AppError('PAYLOAD_TOO_LARGE', { params: { limit } });
   }
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return new AppError('UNSUPPORTED_MEDIA_TYPE', {

@@ -102,3 +102,30 @@ export async function call(
   }
   return { status: response.status, headers: response.headers, text, json };
 }
+
+/** A request sent exactly as written: `fetch` would normalise paths such as `/a/%2e%2e`. */
+export async function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{
+  status: number;
+  text: string;
+  headers: Record<string, string | string[] | undefined>;
+}> {
+  const { request } = await import('node:http');
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, method, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, text, headers: res.headers });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -1,0 +1,127 @@
+// The one Fastify hook of access control: ambiguous paths, host and origin checks, keys,
+// roles and session scopes, answered before the API with no body (SPEC "Responses of the
+// access checks").
+import { Transform } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  isAllowedHost,
+  isAllowedOrigin,
+  isAmbiguousPath,
+  isManagementPath,
+  isOpenPath,
+  isToolPath,
+  requiredRole,
+  sessionScope,
+} from './access-rules.js';
+import { isUnrestrictedAdmin, presentedKey, roleAllows } from './key-ring.js';
+import type { KeyRing, Principal } from './key-ring.js';
+import { routeRule } from './route-rules.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's key, or null when no key was needed or sent. */
+    principal: Principal | null;
+  }
+}
+
+/** SPEC: keys other than an unrestricted ADMIN key may send at most 1 MiB. */
+export const RESTRICTED_BODY_LIMIT = 1024 * 1024;
+
+export interface AccessControlOptions {
+  readonly keys: KeyRing;
+  readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
+  /** The session an execution belongs to, or undefined when unknown. */
+  readonly sessionOfExecution: (executionId: string) => string | undefined;
+}
+
+function refuse(reply: FastifyReply, status: 400 | 401 | 403): FastifyReply {
+  if (status === 401) void reply.header('WWW-Authenticate', 'Bearer');
+  return reply.code(status).send();
+}
+
+function rawPath(request: FastifyRequest): string {
+  const index = request.url.indexOf('?');
+  return index === -1 ? request.url : request.url.slice(0, index);
+}
+
+export function installAccessControl(
+  fastify: FastifyInstance,
+  options: AccessControlOptions,
+): void {
+  const { keys } = options;
+  fastify.decorateRequest('principal', null);
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    const path = rawPath(request);
+    const method = request.method;
+    if (!keys.hasAnyKey) {
+      const host = request.headers.host;
+      if (!isAllowedHost(host, options.allowedHosts)) return refuse(reply, 403);
+      if (!isAllowedOrigin(method, request.headers.origin, host, options.allowedOrigins)) {
+        return refuse(reply, 403);
+      }
+      return undefined;
+    }
+    if (isAmbiguousPath(path)) return refuse(reply, 400);
+    const surface = isToolPath(path) ? 'mcp' : 'rest';
+    const presented = presentedKey(request.headers);
+    const principal = presented === undefined ? undefined : keys.authenticate(presented, surface);
+    if (principal !== undefined) request.principal = principal;
+    if (!keys.guards(surface) || isOpenPath(method, path)) return undefined;
+    if (principal === undefined) return refuse(reply, 401);
+    if (surface === 'mcp') return undefined;
+    if (!allowed(request, principal, method, path, options)) return refuse(reply, 403);
+    return undefined;
+  });
+
+  // A restricted key's body is cut at 1 MiB whatever the server-wide limit is.
+  fastify.addHook('preParsing', async (request, _reply, payload) => {
+    const principal = request.principal;
+    if (principal === null || isUnrestrictedAdmin(principal)) return payload;
+    return payload.pipe(limitStream(RESTRICTED_BODY_LIMIT));
+  });
+}
+
+function allowed(
+  request: FastifyRequest,
+  principal: Principal,
+  method: string,
+  path: string,
+  options: AccessControlOptions,
+): boolean {
+  if (isManagementPath(path)) return isUnrestrictedAdmin(principal);
+  const routeUrl = request.routeOptions.url;
+  if (routeUrl !== undefined && routeRule(method, routeUrl) === undefined) return false;
+  if (!roleAllows(principal.role, requiredRole(method, path))) return false;
+  const sessions = principal.sessions;
+  if (sessions === null) return true;
+  const scope = sessionScope(path);
+  switch (scope.kind) {
+    case 'session':
+      return sessions.includes(scope.sessionId);
+    case 'execution': {
+      const owner = options.sessionOfExecution(scope.executionId);
+      // An unknown execution is answered 404 by the route, like any unknown id.
+      return owner === undefined || sessions.includes(owner);
+    }
+    case 'none':
+      return false;
+  }
+}
+
+class BodyTooLarge extends Error {
+  readonly statusCode = 413;
+  readonly code = 'FST_ERR_CTP_BODY_TOO_LARGE';
+}
+
+function limitStream(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > limit) callback(new BodyTooLarge(`Request body is larger than ${limit} bytes`));
+      else callback(null, chunk);
+    },
+  });
+}
