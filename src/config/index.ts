@@ -29,3 +29,11 @@ export type {
   StoreType,
 } from './schema.js';
 export { settingEnvName } from './setting-names.js';
+export {
+  ALLOWED_ENV_NAMES,
+  BLOCKED_NAME_WORDS,
+  BUILT_IN_PROPERTY_NAMES,
+  createConfigResolver,
+  secretEnvName,
+} from './variables.js';
+export type { ConfigResolution, ConfigResolver, ConfigResolverOptions } from './variables.js';
