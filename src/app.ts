@@ -3,13 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import { KeyRing } from './auth/index.js';
 import { AppError, randomIds, systemClock } from './core/index.js';
 import type { Clock, IdGenerator } from './core/index.js';
+import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
 import type { SessionStore } from './engine/index.js';
 import { ExecutionManager, ExecutionRegistry } from './executions/index.js';
 import type { RouteEntry } from './http/index.js';
 import {
   createHttpServer,
+  registerActuatorRoutes,
   registerExecutionRoutes,
+  registerOpenApi,
+  registerOpenApiRoutes,
   registerPluginRoutes,
   registerSessionRoutes,
   registerWorkflowRoutes,
@@ -28,6 +32,8 @@ export interface AppOptions {
   readonly loggers?: Loggers;
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
+  /** The environment `${env.NAME}` and secrets are read from; the process's by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** A session store to use instead of the one the settings name. */
   readonly store?: SessionStore;
 }
@@ -75,6 +81,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   const meters = new Meters();
   const executions = new ExecutionManager({
     meters,
+    safeguards: {
+      processAllowedCommands: settings['svc.process.allowed-commands'],
+      processAllowAny: settings['svc.process.allow-any'],
+      scriptTimeoutMs: settings['svc.script.timeout-ms'],
+      scriptMaxStatements: settings['svc.script.max-statements'],
+    },
+    resolveConfig: createConfigResolver({ env: options.env ?? process.env, settings }),
     store,
     catalog: plugins,
     registry,
@@ -86,9 +99,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     planTtlMs: settings['svc.workflow.cache-ttl'],
   });
 
+  const keys = keyRingOf(settings);
   const { fastify, routes } = await createHttpServer({
     access: {
-      keys: keyRingOf(settings),
+      keys,
       allowedHosts: settings['svc.allowed-hosts'],
       allowedOrigins: settings['svc.allowed-origins'],
       sessionOfExecution: (executionId) => registry.get(executionId)?.sessionId,
@@ -100,10 +114,25 @@ export async function createApp(options: AppOptions): Promise<App> {
       threshold: settings['svc.server.compression.min-response-size'],
     },
   });
+  await registerOpenApi(fastify);
   registerSessionRoutes(fastify, sessions);
   registerWorkflowRoutes(fastify, sessions);
   registerPluginRoutes(fastify, plugins);
   registerExecutionRoutes(fastify, executions, registry);
+  registerActuatorRoutes(fastify, {
+    exposure: settings['svc.management.exposure.include'],
+    buildInfo,
+    profile: options.profile,
+    meters,
+    loggers,
+    routes: () => routes.entries(),
+    open: !keys.guards('rest'),
+    health: () => ({
+      sessionStore: { status: 'UP', details: { type: store.kind } },
+      executions: { status: 'UP', details: { running: executions.running } },
+    }),
+  });
+  await registerOpenApiRoutes(fastify);
   await fastify.ready();
 
   return {

@@ -12,6 +12,7 @@ import {
   realTimers,
 } from '../engine/index.js';
 import type {
+  ConfigResolver,
   LogLevel,
   NodeState,
   PluginCatalog,
@@ -23,7 +24,7 @@ import type {
   WorkflowPlan,
 } from '../engine/index.js';
 import { StepFailure } from '../plugin-api/index.js';
-import type { Message, SubWorkflowRequest } from '../plugin-api/index.js';
+import type { Message, Safeguards, SubWorkflowRequest } from '../plugin-api/index.js';
 import type { ExecutionEntry, ExecutionRegistry, ExecutionStatus } from './execution-registry.js';
 
 /** SPEC "Limits": sub-workflow nesting depth. */
@@ -44,6 +45,8 @@ export interface ExecutionManagerDeps {
   readonly planTtlMs: number;
   readonly timers?: TimerScheduler;
   readonly meters: Meters;
+  readonly safeguards?: Safeguards;
+  readonly resolveConfig?: ConfigResolver;
 }
 
 export interface StartRequest {
@@ -152,6 +155,8 @@ export class ExecutionManager {
       deadlineMs: this.#deps.runDeadlineMs,
       runSubWorkflow: recorder.runSubWorkflow,
       listener: recorder,
+      safeguards: this.#deps.safeguards,
+      resolveConfig: this.#deps.resolveConfig,
     });
     const live: Live = { run, children: new Set() };
     this.#live.set(executionId, live);

@@ -64,6 +64,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     profile,
     buildInfo: options.buildInfo ?? TEST_BUILD_INFO,
     loggers: createSilentLoggers(),
+    env: options.env ?? {},
     ...(options.store ? { store: options.store } : {}),
   });
   const { port } = await app.listen();
