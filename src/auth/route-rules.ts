@@ -55,11 +55,36 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('GET', '/api/executions/:id', 'VIEWER', 'execution'),
   rule('GET', '/api/executions/:id/results', 'VIEWER', 'execution'),
   rule('GET', '/api/executions/:id/logs', 'VIEWER', 'execution'),
+  rule('GET', '/actuator', 'ADMIN', 'global'),
+  rule('GET', '/actuator/health', 'ADMIN', 'open'),
+  rule('GET', '/actuator/info', 'ADMIN', 'global'),
+  rule('GET', '/actuator/metrics', 'ADMIN', 'global'),
+  rule('GET', '/actuator/metrics/:name', 'ADMIN', 'global'),
+  rule('GET', '/actuator/prometheus', 'ADMIN', 'global'),
+  rule('GET', '/actuator/loggers', 'ADMIN', 'global'),
+  rule('GET', '/actuator/loggers/:name', 'ADMIN', 'global'),
+  rule('POST', '/actuator/loggers/:name', 'ADMIN', 'global'),
+  rule('GET', '/actuator/mappings', 'ADMIN', 'global'),
+  rule('GET', '/actuator/threaddump', 'ADMIN', 'global'),
+  rule('GET', '/v3/api-docs', 'VIEWER', 'open'),
+  rule('GET', '/swagger-ui.html', 'VIEWER', 'open'),
 ];
+
+/** Swagger UI serves its page and assets under this prefix, all open (SPEC Open paths). */
+const DOCUMENTATION_PREFIX = '/swagger-ui';
 
 const BY_ROUTE = new Map(ROUTE_RULES.map((entry) => [`${entry.method} ${entry.url}`, entry]));
 
 export function routeRule(method: string, url: string): RouteRule | undefined {
   // HEAD is served by every GET route.
-  return BY_ROUTE.get(`${method === 'HEAD' ? 'GET' : method} ${url}`);
+  const read = method === 'HEAD' ? 'GET' : method;
+  const declared = BY_ROUTE.get(`${read} ${url}`);
+  if (declared !== undefined) return declared;
+  if (
+    read === 'GET' &&
+    (url === DOCUMENTATION_PREFIX || url.startsWith(`${DOCUMENTATION_PREFIX}/`))
+  ) {
+    return rule('GET', url, 'VIEWER', 'open');
+  }
+  return undefined;
 }

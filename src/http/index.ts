@@ -10,3 +10,6 @@ export { RouteTable } from './route-table.js';
 export type { RouteEntry } from './route-table.js';
 export { renderErrorsDoc } from './errors-doc.js';
 export { registerExecutionRoutes } from './executions.routes.js';
+export { ACTUATOR_ENDPOINTS, registerActuatorRoutes } from './actuator.routes.js';
+export type { ActuatorOptions } from './actuator.routes.js';
+export { API_VERSION, registerOpenApi, registerOpenApiRoutes } from './openapi.js';

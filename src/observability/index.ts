@@ -1,4 +1,10 @@
 export { createLoggers, createSilentLoggers, pinoLevel } from './logger.js';
 export type { LogLevelName, Loggers, LoggingLevels } from './logger.js';
-export { METER_CATALOGUE, Meters, prometheusName } from './meters.js';
-export type { MeterName, MeterSpec, MeterType } from './meters.js';
+export { METER_CATALOGUE, Meters, describeMeter, isMeterName, prometheusName } from './meters.js';
+export type {
+  MeterDescription,
+  MeterMeasurement,
+  MeterName,
+  MeterSpec,
+  MeterType,
+} from './meters.js';

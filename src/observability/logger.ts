@@ -12,6 +12,8 @@ export interface LoggingLevels {
 }
 
 export interface Loggers {
+  /** The levels the loggers started with, so a changed level can be reset. */
+  readonly initial: LoggingLevels;
   readonly root: Logger;
   /** The service's own code (services, stores, HTTP edge). */
   readonly app: Logger;
@@ -39,7 +41,7 @@ export function createLoggers(
   );
   const app = root.child({ logger: 'app' }, { level: pinoLevel(levels.app) });
   const engine = root.child({ logger: 'engine' }, { level: pinoLevel(levels.engine) });
-  return { root, app, engine };
+  return { initial: levels, root, app, engine };
 }
 
 /** Loggers that write nothing, for tests and tools. */

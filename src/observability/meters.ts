@@ -205,3 +205,70 @@ function specOf(name: MeterName): MeterSpec {
   if (!spec) throw new Error(`Unknown meter ${name}`);
   return spec;
 }
+
+export interface MeterMeasurement {
+  readonly statistic: 'COUNT' | 'VALUE' | 'TOTAL_TIME';
+  readonly value: number;
+}
+
+export interface MeterDescription {
+  readonly name: string;
+  readonly description: string;
+  readonly baseUnit: string | null;
+  readonly measurements: readonly MeterMeasurement[];
+  readonly availableTags: readonly { readonly tag: string; readonly values: readonly string[] }[];
+}
+
+export function isMeterName(name: string): name is MeterName {
+  return METER_CATALOGUE.some((spec) => spec.name === name);
+}
+
+/** One meter as management endpoints show it: measurements over the matching tags. */
+export async function describeMeter(
+  meters: Meters,
+  name: MeterName,
+  tags: Readonly<Record<string, string>>,
+): Promise<MeterDescription> {
+  const spec = specOrThrow(METER_CATALOGUE.find((entry) => entry.name === name));
+  const metric = meters.registry.getSingleMetric(prometheusName(spec));
+  if (!metric) throw new Error(`Meter ${name} is not registered`);
+  const { values } = await metric.get();
+  const available = new Map<string, Set<string>>(spec.tags.map((tag) => [tag, new Set()]));
+  let count = 0;
+  let total = 0;
+  let value = 0;
+  for (const sample of values) {
+    const labels = sample.labels as Record<string, string | number | undefined>;
+    for (const [tag, seen] of available) {
+      const label = labels[tag];
+      if (label !== undefined) seen.add(String(label));
+    }
+    if (!Object.entries(tags).every(([key, wanted]) => String(labels[key]) === wanted)) continue;
+    const metricName = (sample as { metricName?: string }).metricName ?? '';
+    if (spec.type === 'timer') {
+      if (metricName.endsWith('_count')) count += sample.value;
+      else if (metricName.endsWith('_sum')) total += sample.value;
+    } else {
+      value += sample.value;
+    }
+  }
+  const measurements: MeterMeasurement[] =
+    spec.type === 'timer'
+      ? [
+          { statistic: 'COUNT', value: count },
+          { statistic: 'TOTAL_TIME', value: total },
+        ]
+      : [{ statistic: spec.type === 'counter' ? 'COUNT' : 'VALUE', value }];
+  return {
+    name,
+    description: spec.description,
+    baseUnit: spec.type === 'timer' ? 'seconds' : null,
+    measurements,
+    availableTags: [...available].map(([tag, seen]) => ({ tag, values: [...seen].sort() })),
+  };
+}
+
+function specOrThrow(spec: MeterSpec | undefined): MeterSpec {
+  if (!spec) throw new Error('Unknown meter');
+  return spec;
+}
