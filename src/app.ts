@@ -77,6 +77,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     maxExecutions: settings['svc.execution-log.retained-runs'],
     resultsPerExecution: settings['svc.results.max-per-execution'],
     logsPerExecution: 10_000,
+    maxSessions: settings['svc.tracker.max-sessions'],
   });
   const meters = new Meters();
   const executions = new ExecutionManager({

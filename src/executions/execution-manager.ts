@@ -106,6 +106,11 @@ export class ExecutionManager {
     return this.#live.size;
   }
 
+  /** Prepared workflows in the cache. */
+  get cachedPlans(): number {
+    return this.#plans.size;
+  }
+
   /** Stops every run still going and waits for them to end. */
   async stopAll(reason: string): Promise<void> {
     const finishing: Promise<void>[] = [];

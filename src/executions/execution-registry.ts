@@ -123,6 +123,11 @@ export interface RegistryLimits {
   readonly resultsPerExecution: number;
   /** Log lines kept per execution. */
   readonly logsPerExecution: number;
+  /**
+   * SPEC `svc.tracker.max-sessions`: when set, ended executions of the sessions started least
+   * recently are dropped so that at most this many sessions are held; null holds all.
+   */
+  readonly maxSessions?: number | null;
 }
 
 export interface ExecutionQuery {
@@ -233,12 +238,37 @@ export class ExecutionRegistry {
     };
   }
 
-  /** Drops the oldest ended executions beyond the limit; running ones are never dropped. */
+  /** Drops the oldest ended executions beyond the limits; running ones are never dropped. */
   #trim(): void {
-    if (this.#entries.size <= this.#limits.maxExecutions) return;
-    for (const entry of this.#entries.values()) {
-      if (this.#entries.size <= this.#limits.maxExecutions) return;
-      if (isTerminalExecutionStatus(entry.status)) this.#entries.delete(entry.executionId);
+    if (this.#entries.size > this.#limits.maxExecutions) {
+      for (const entry of this.#entries.values()) {
+        if (this.#entries.size <= this.#limits.maxExecutions) break;
+        if (isTerminalExecutionStatus(entry.status)) this.#entries.delete(entry.executionId);
+      }
     }
+    const maxSessions = this.#limits.maxSessions ?? null;
+    if (maxSessions === null) return;
+    // Sessions in the order of their newest execution: the map keeps creation order.
+    const newest = new Map<string, number>();
+    let order = 0;
+    for (const entry of this.#entries.values()) newest.set(entry.sessionId, order++);
+    if (newest.size <= maxSessions) return;
+    const byAge = [...newest.entries()].sort((a, b) => a[1] - b[1]).map(([sessionId]) => sessionId);
+    let held = newest.size;
+    for (const sessionId of byAge) {
+      if (held <= maxSessions) return;
+      let emptied = true;
+      for (const entry of this.#entries.values()) {
+        if (entry.sessionId !== sessionId) continue;
+        if (isTerminalExecutionStatus(entry.status)) this.#entries.delete(entry.executionId);
+        else emptied = false;
+      }
+      if (emptied) held--;
+    }
+  }
+
+  /** Sessions that have executions held. */
+  get sessions(): number {
+    return new Set([...this.#entries.values()].map((entry) => entry.sessionId)).size;
   }
 }

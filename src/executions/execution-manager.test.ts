@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock, createSequentialIds } from '../core/index.js';
+import { Meters, createSilentLoggers } from '../observability/index.js';
+import { createPluginRegistry } from '../plugins/index.js';
+import { MemorySessionStore } from '../stores/index.js';
+import { ExecutionManager } from './execution-manager.js';
+import { ExecutionRegistry } from './execution-registry.js';
+
+const flow = (workflowId: string) => ({
+  workflowId,
+  description: '',
+  nodes: [
+    { nodeId: 'in', type: 'MANUAL' },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [{ source: 'in', target: 'out' }],
+});
+
+describe('ExecutionManager: prepared workflows (SPEC Limits, workflow.cache.ttl.ms)', () => {
+  it('prepares a workflow version once and drops it after the cache TTL unused', async () => {
+    const clock = new ManualClock();
+    const store = new MemorySessionStore();
+    await store.putSession({
+      sessionId: 's',
+      name: 's',
+      initiator: 'i',
+      description: '',
+      createdAt: '',
+      updatedAt: '',
+    });
+    for (const workflowId of ['a', 'b']) {
+      await store.putWorkflow({
+        sessionId: 's',
+        workflowId,
+        createdAt: '',
+        versions: [
+          { version: 1, createdAt: '', author: 'x', note: null, definition: flow(workflowId) },
+        ],
+      });
+    }
+    const manager = new ExecutionManager({
+      store,
+      catalog: createPluginRegistry({ optionalPlugins: [] }),
+      registry: new ExecutionRegistry({
+        maxExecutions: 10,
+        resultsPerExecution: 10,
+        logsPerExecution: 10,
+      }),
+      clock,
+      ids: createSequentialIds('e'),
+      logger: createSilentLoggers().engine,
+      workers: false,
+      runDeadlineMs: 60_000,
+      planTtlMs: 600_000,
+      meters: new Meters(),
+    });
+    await manager.start({ sessionId: 's', workflowId: 'a' });
+    await manager.start({ sessionId: 's', workflowId: 'a' });
+    expect(manager.cachedPlans).toBe(1);
+    clock.advance(600_001);
+    await manager.start({ sessionId: 's', workflowId: 'b' });
+    expect(manager.cachedPlans).toBe(1);
+    await manager.stopAll('done');
+  });
+});
