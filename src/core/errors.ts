@@ -45,6 +45,38 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     template: "Execution '{executionId}' does not exist",
   },
+  NODE_NOT_FOUND: {
+    kind: 'user',
+    retryable: false,
+    template: "Node '{nodeId}' does not exist in execution '{executionId}'",
+  },
+  NODE_NOT_CONTROLLABLE: {
+    kind: 'user',
+    retryable: false,
+    template: "Node '{nodeId}' cannot be {action}: it has ended",
+  },
+  NOT_A_PROCESSOR: {
+    kind: 'user',
+    retryable: false,
+    template: "Node '{nodeId}' is a {kind}; only processors can be skipped",
+  },
+  EXECUTION_NOT_ACTIVE: {
+    kind: 'user',
+    retryable: false,
+    template: "Execution '{executionId}' has ended ({status})",
+  },
+  EXECUTION_NOT_PAUSED: {
+    kind: 'user',
+    retryable: false,
+    template: "Execution '{executionId}' is not paused",
+  },
+  NOT_WAITING_FOR_SLOT: {
+    kind: 'user',
+    retryable: false,
+    template:
+      "Execution '{executionId}' is not waiting for a slot; its priority can no longer change",
+  },
+  ADMISSION_REFUSED: { kind: 'operational', retryable: true, template: '{reason}' },
   PLUGIN_TYPE_NOT_FOUND: {
     kind: 'user',
     retryable: false,
