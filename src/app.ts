@@ -47,6 +47,8 @@ export interface App {
   readonly meters: Meters;
   /** Every route the server registered, by method and pattern. */
   readonly routes: readonly RouteEntry[];
+  /** SPEC graceful shutdown: stops admitting, drains running executions, then closes. */
+  shutdown(): Promise<void>;
   /** Listens on the configured address and port; answers the bound address and port. */
   listen(): Promise<{ address: string; port: number }>;
   close(): Promise<void>;
@@ -82,6 +84,18 @@ export async function createApp(options: AppOptions): Promise<App> {
   const meters = new Meters();
   const executions = new ExecutionManager({
     meters,
+    limits: {
+      maxConcurrent: settings['svc.execution.max-concurrent'],
+      maxPerSession: settings['svc.execution.max-concurrent-per-session'],
+      maxPerWorkflow: settings['svc.execution.max-concurrent-per-workflow'],
+      onLimit: settings['svc.execution.on-limit'],
+      queueCapacity: settings['svc.execution.queue-capacity'],
+      queueTimeout: settings['svc.execution.queue-timeout'],
+    },
+    idempotency: {
+      maxKeys: settings['svc.start.idempotency-max-keys'],
+      ttlMs: settings['svc.start.idempotency-ttl'],
+    },
     safeguards: {
       processAllowedCommands: settings['svc.process.allowed-commands'],
       processAllowAny: settings['svc.process.allow-any'],
@@ -136,6 +150,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   await registerOpenApiRoutes(fastify);
   await fastify.ready();
 
+  const close = async (): Promise<void> => {
+    await fastify.close();
+    await executions.stopAll('Server stopping');
+    await store.close();
+  };
+
   return {
     fastify,
     loggers,
@@ -155,11 +175,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       }
       return { address: bound.address, port: bound.port };
     },
-    async close() {
-      await fastify.close();
-      await executions.stopAll('Server stopping');
-      await store.close();
+    async shutdown() {
+      await executions.shutdown(settings['svc.execution.shutdown-timeout']);
+      await close();
     },
+    close,
   };
 }
 

@@ -56,7 +56,7 @@ function stopOnSignals(app: App): void {
     if (stopping) return;
     stopping = true;
     app.loggers.app.info({ signal }, 'Stopping');
-    app.close().then(
+    app.shutdown().then(
       () => process.exit(0),
       (error: unknown) => {
         app.loggers.app.error({ err: error }, 'Stopping failed');

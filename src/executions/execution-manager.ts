@@ -25,6 +25,9 @@ import type {
 } from '../engine/index.js';
 import { StepFailure } from '../plugin-api/index.js';
 import type { Message, Safeguards, SubWorkflowRequest } from '../plugin-api/index.js';
+import { Admission, REFUSAL_MESSAGES } from './admission.js';
+import type { AdmissionLimits, Candidate, RefusalReason } from './admission.js';
+import { IdempotencyKeys } from './idempotency-keys.js';
 import type { ExecutionEntry, ExecutionRegistry, ExecutionStatus } from './execution-registry.js';
 
 /** SPEC "Limits": sub-workflow nesting depth. */
@@ -47,7 +50,34 @@ export interface ExecutionManagerDeps {
   readonly meters: Meters;
   readonly safeguards?: Safeguards;
   readonly resolveConfig?: ConfigResolver;
+  /** Admission limits at start-up (SPEC `svc.execution.*`); off when absent. */
+  readonly limits?: AdmissionLimits;
+  /** SPEC `svc.start.idempotency-*`. */
+  readonly idempotency?: { readonly maxKeys: number; readonly ttlMs: number };
 }
+
+export interface StartOptions {
+  /** SPEC: the same key within its window answers the first start and starts nothing. */
+  readonly idempotencyKey?: string | undefined;
+}
+
+/** A start waiting for a slot. */
+interface Waiting {
+  readonly entry: ExecutionEntry;
+  readonly plan: WorkflowPlan;
+  readonly request: StartRequest;
+  readonly queuedAt: number;
+  readonly timeout: ReturnType<typeof setTimeout> | undefined;
+}
+
+const LIMITS_OFF: AdmissionLimits = {
+  maxConcurrent: null,
+  maxPerSession: null,
+  maxPerWorkflow: null,
+  onLimit: 'REJECT',
+  queueCapacity: 100,
+  queueTimeout: null,
+};
 
 export interface StartRequest {
   readonly sessionId: string;
@@ -83,16 +113,100 @@ export class ExecutionManager {
   readonly #deps: ExecutionManagerDeps;
   readonly #plans = new Map<string, CachedPlan>();
   readonly #live = new Map<string, Live>();
+  readonly #waiting = new Map<string, Waiting>();
+  readonly #admission: Admission;
+  readonly #idempotency: IdempotencyKeys<StartAnswer>;
   #lastSweep = 0;
 
   constructor(deps: ExecutionManagerDeps) {
     this.#deps = deps;
+    this.#admission = new Admission(deps.limits ?? LIMITS_OFF);
+    this.#idempotency = new IdempotencyKeys(
+      deps.idempotency?.maxKeys ?? 100_000,
+      deps.idempotency?.ttlMs ?? 600_000,
+      () => deps.clock.now(),
+    );
+    this.#updateGauges();
   }
 
-  /** Starts a run of the workflow's current version. */
-  async start(request: StartRequest): Promise<StartAnswer> {
-    const entry = await this.#launch(request, null);
-    return { executionId: entry.executionId, status: entry.status };
+  /**
+   * Starts a run of the workflow's current version, or queues it (SPEC States and
+   * transitions). A repeated idempotency key answers the first start, even while that start
+   * is still being admitted.
+   */
+  start(request: StartRequest, options: StartOptions = {}): Promise<StartAnswer> {
+    const key = options.idempotencyKey;
+    if (key === undefined) return this.#startNew(request);
+    return this.#idempotency
+      .once(key, () => this.#startNew(request))
+      .then((first) => ({
+        executionId: first.executionId,
+        status: this.#deps.registry.get(first.executionId)?.status ?? first.status,
+      }));
+  }
+
+  get limits(): AdmissionLimits {
+    return this.#admission.limits;
+  }
+
+  /** Changes admission limits without a restart; queued starts that now fit begin. */
+  setLimits(changes: Partial<AdmissionLimits>): AdmissionLimits {
+    const admitted = this.#admission.setLimits({ ...this.#admission.limits, ...changes });
+    for (const candidate of admitted) this.#admitQueued(candidate);
+    this.#updateGauges();
+    return this.#admission.limits;
+  }
+
+  /** SPEC rule 3: only while the execution waits for a slot. */
+  setPriority(executionId: string, priority: number): ExecutionEntry {
+    const entry = this.require(executionId);
+    if (entry.status !== 'QUEUED' || !this.#admission.reprioritise(executionId, priority)) {
+      throw new AppError('NOT_WAITING_FOR_SLOT', { params: { executionId } });
+    }
+    entry.priority = priority;
+    return entry;
+  }
+
+  /** Stops a run, or takes a waiting start out of the queue. */
+  stop(executionId: string, reason = 'Stopped'): ExecutionEntry {
+    const entry = this.require(executionId);
+    const waiting = this.#waiting.get(executionId);
+    if (waiting !== undefined) {
+      this.#endWaiting(waiting, 'STOPPED', reason);
+      return entry;
+    }
+    const live = this.#live.get(executionId);
+    if (live === undefined) {
+      throw new AppError('EXECUTION_NOT_ACTIVE', { params: { executionId, status: entry.status } });
+    }
+    live.run.stop(reason);
+    return entry;
+  }
+
+  /**
+   * SPEC graceful shutdown, steps 1 and 2: stop admitting, refuse the starts still waiting,
+   * give running executions `graceMs` to finish, then stop what is left.
+   */
+  async shutdown(graceMs: number): Promise<void> {
+    for (const candidate of this.#admission.shutdown()) {
+      const waiting = this.#waiting.get(candidate.executionId);
+      if (waiting === undefined) continue;
+      this.#deps.meters.count('svc.executions.rejected', { reason: 'shutdown' });
+      this.#endWaiting(waiting, 'STOPPED', REFUSAL_MESSAGES.shutdown);
+    }
+    const finishing: Promise<void>[] = [];
+    for (const id of this.#live.keys()) {
+      const entry = this.#deps.registry.get(id);
+      if (entry !== undefined) finishing.push(entry.finished);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+      timer.unref();
+    });
+    await Promise.race([Promise.all(finishing), grace]);
+    clearTimeout(timer);
+    await this.stopAll('The server is shutting down');
   }
 
   /** Reads one execution, 404 when unknown. */
@@ -122,9 +236,33 @@ export class ExecutionManager {
     await Promise.all(finishing);
   }
 
-  async #launch(request: StartRequest, parent: ExecutionEntry | null): Promise<ExecutionEntry> {
+  async #startNew(request: StartRequest): Promise<StartAnswer> {
+    const { plan, version } = await this.#prepare(request);
+    const executionId = this.#deps.ids();
+    const candidate: Candidate = {
+      executionId,
+      sessionId: request.sessionId,
+      workflowId: request.workflowId,
+      priority: request.priority ?? 0,
+      arrival: this.#admission.nextArrival(),
+    };
+    const decision = this.#admission.request(candidate);
+    if (decision.kind === 'refuse') this.#refuse(decision.reason);
+    const entry = this.#createEntry(executionId, request, version, null);
+    if (decision.kind === 'run') this.#run(entry, plan, request);
+    else this.#enqueue(entry, plan, request);
+    this.#updateGauges();
+    return { executionId, status: entry.status };
+  }
+
+  #refuse(reason: RefusalReason): never {
+    this.#deps.meters.count('svc.executions.rejected', { reason });
+    throw new AppError('ADMISSION_REFUSED', { params: { reason: REFUSAL_MESSAGES[reason] } });
+  }
+
+  async #prepare(request: StartRequest): Promise<{ plan: WorkflowPlan; version: number }> {
     const { sessionId, workflowId } = request;
-    const { store, registry, clock, ids } = this.#deps;
+    const { store } = this.#deps;
     if (!(await store.getSession(sessionId))) {
       throw new AppError('SESSION_NOT_FOUND', { params: { sessionId } });
     }
@@ -136,17 +274,95 @@ export class ExecutionManager {
     const plan = this.#plan(`${sessionId}\u0000${workflowId}\u0000${current.version}`, () =>
       prepareWorkflow(current.definition, this.#deps.catalog, { workers: this.#deps.workers }),
     );
-    const executionId = ids();
-    const entry = registry.create({
+    return { plan, version: current.version };
+  }
+
+  #createEntry(
+    executionId: string,
+    request: StartRequest,
+    version: number,
+    parent: ExecutionEntry | null,
+  ): ExecutionEntry {
+    return this.#deps.registry.create({
       executionId,
-      sessionId,
-      workflowId,
-      workflowVersion: current.version,
+      sessionId: request.sessionId,
+      workflowId: request.workflowId,
+      workflowVersion: version,
       priority: request.priority ?? 0,
-      createdAt: clock.now(),
+      createdAt: this.#deps.clock.now(),
       parentExecutionId: parent?.executionId ?? null,
       depth: parent === null ? 0 : parent.depth + 1,
     });
+  }
+
+  #enqueue(entry: ExecutionEntry, plan: WorkflowPlan, request: StartRequest): void {
+    entry.status = 'QUEUED';
+    const timeoutMs = this.#admission.limits.queueTimeout;
+    const timeout =
+      timeoutMs === null
+        ? undefined
+        : setTimeout(() => {
+            const waiting = this.#waiting.get(entry.executionId);
+            if (waiting === undefined) return;
+            this.#deps.meters.count('svc.executions.rejected', { reason: 'queue_timeout' });
+            this.#endWaiting(waiting, 'TIMED_OUT', `Waited longer than ${timeoutMs} ms for a slot`);
+          }, timeoutMs);
+    timeout?.unref();
+    this.#waiting.set(entry.executionId, {
+      entry,
+      plan,
+      request,
+      queuedAt: this.#deps.clock.now(),
+      timeout,
+    });
+  }
+
+  #endWaiting(waiting: Waiting, status: ExecutionStatus, error: string): void {
+    const { entry } = waiting;
+    this.#waiting.delete(entry.executionId);
+    this.#admission.dequeue(entry.executionId);
+    if (waiting.timeout !== undefined) clearTimeout(waiting.timeout);
+    entry.status = status;
+    entry.error = error;
+    entry.endedAt = this.#deps.clock.now();
+    entry.markFinished();
+    this.#updateGauges();
+  }
+
+  /** A waiting start got its slot. */
+  #admitQueued(candidate: Candidate): void {
+    const waiting = this.#waiting.get(candidate.executionId);
+    if (waiting === undefined) {
+      // It ended while being admitted: give the slot back.
+      for (const next of this.#admission.release(candidate.executionId)) this.#admitQueued(next);
+      return;
+    }
+    this.#waiting.delete(candidate.executionId);
+    if (waiting.timeout !== undefined) clearTimeout(waiting.timeout);
+    this.#deps.meters.time(
+      'svc.execution.queue.wait',
+      {},
+      this.#deps.clock.now() - waiting.queuedAt,
+    );
+    this.#run(waiting.entry, waiting.plan, waiting.request);
+  }
+
+  #updateGauges(): void {
+    this.#deps.meters.set('svc.executions.running', this.#admission.running);
+    this.#deps.meters.set('svc.executions.queued', this.#admission.queued);
+  }
+
+  /** A sub-workflow runs inside its parent's slot: waiting for one could deadlock. */
+  async #launchChild(request: StartRequest, parent: ExecutionEntry): Promise<ExecutionEntry> {
+    const { plan, version } = await this.#prepare(request);
+    const entry = this.#createEntry(this.#deps.ids(), request, version, parent);
+    this.#run(entry, plan, request);
+    return entry;
+  }
+
+  #run(entry: ExecutionEntry, plan: WorkflowPlan, request: StartRequest): void {
+    const { clock } = this.#deps;
+    const { executionId, sessionId, workflowId } = entry;
     const recorder = new RunRecorder(this, entry, plan);
     const run = new WorkflowRun({
       executionId,
@@ -170,7 +386,6 @@ export class ExecutionManager {
     entry.startedAt = clock.now();
     run.start();
     void run.done.then(recorder.ended);
-    return entry;
   }
 
   /** @internal A run of `entry` ended: record it and stop its children. */
@@ -188,6 +403,8 @@ export class ExecutionManager {
       entry.endedAt - (entry.startedAt ?? entry.endedAt),
     );
     entry.markFinished();
+    for (const admitted of this.#admission.release(entry.executionId)) this.#admitQueued(admitted);
+    this.#updateGauges();
   }
 
   /** @internal */
@@ -212,7 +429,7 @@ export class ExecutionManager {
     }
     let child: ExecutionEntry;
     try {
-      child = await this.#launch(request, parent);
+      child = await this.#launchChild(request, parent);
     } catch (error) {
       throw StepFailure.nonRetryable(error instanceof Error ? error.message : String(error), error);
     }

@@ -79,7 +79,7 @@ export class ExecutionEntry implements ExecutionFields {
   readonly sessionId: string;
   readonly workflowId: string;
   readonly workflowVersion: number;
-  readonly priority: number;
+  priority: number;
   readonly createdAt: number;
   readonly parentExecutionId: string | null;
   readonly depth: number;

@@ -1,5 +1,13 @@
 export { ExecutionManager, MAX_NESTING_DEPTH } from './execution-manager.js';
-export type { ExecutionManagerDeps, StartAnswer, StartRequest } from './execution-manager.js';
+export type {
+  ExecutionManagerDeps,
+  StartAnswer,
+  StartOptions,
+  StartRequest,
+} from './execution-manager.js';
+export { Admission, REFUSAL_MESSAGES } from './admission.js';
+export type { AdmissionLimits, OnLimit, RefusalReason } from './admission.js';
+export { IdempotencyKeys } from './idempotency-keys.js';
 export {
   ExecutionEntry,
   ExecutionRegistry,

@@ -74,6 +74,40 @@ const logsQuery = z.object({
   after: z.coerce.number({ error: "Parameter 'after' must be an integer" }).int().min(0).optional(),
 });
 const executionParams = z.object({ id: z.string() });
+
+/** An integer of at least 1, or `off` / empty to turn the limit off. */
+const optionalLimit = (name: string) =>
+  z
+    .string()
+    .transform((text, ctx) => {
+      const lower = text.toLowerCase();
+      if (text === '' || lower === 'off' || lower === 'null') return null;
+      const value = Number(text);
+      if (!Number.isInteger(value) || value < 1) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Parameter '${name}' must be an integer of at least 1, or off`,
+        });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .optional();
+
+const limitsQuery = z.object({
+  maxConcurrent: optionalLimit('maxConcurrent'),
+  maxPerSession: optionalLimit('maxPerSession'),
+  maxPerWorkflow: optionalLimit('maxPerWorkflow'),
+  onLimit: z
+    .enum(['REJECT', 'QUEUE'], { error: "Parameter 'onLimit' must be REJECT or QUEUE" })
+    .optional(),
+  queueCapacity: z.coerce
+    .number({ error: "Parameter 'queueCapacity' must be an integer" })
+    .int()
+    .min(0)
+    .optional(),
+  queueTimeout: optionalLimit('queueTimeout'),
+});
 const sessionExecutionParams = z.object({ sessionId: z.string(), id: z.string() });
 
 /** Opaque cursor: the id of the last execution of the previous page. */
@@ -103,7 +137,12 @@ export function registerExecutionRoutes(
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post('/api/workflow/start', { schema: { body: startBody } }, async (request, reply) =>
-    respond(reply, 202, 'Execution accepted', await executions.start(request.body)),
+    respond(
+      reply,
+      202,
+      'Execution accepted',
+      await executions.start(request.body, { idempotencyKey: idempotencyKey(request.headers) }),
+    ),
   );
 
   api.post(
@@ -114,7 +153,10 @@ export function registerExecutionRoutes(
         reply,
         202,
         'Execution accepted',
-        await executions.start({ ...request.body, sessionId: request.params.sessionId }),
+        await executions.start(
+          { ...request.body, sessionId: request.params.sessionId },
+          { idempotencyKey: idempotencyKey(request.headers) },
+        ),
       ),
   );
 
@@ -139,6 +181,56 @@ export function registerExecutionRoutes(
         items: page.map((entry) => registry.toRecord(entry)),
         nextCursor: found.length > size && last ? encodeCursor(last.executionId) : null,
       }),
+    );
+  });
+
+  api.post(
+    '/api/executions/:id/priority',
+    {
+      schema: {
+        params: executionParams,
+        querystring: z.object({
+          priority: z.coerce
+            .number({ error: "Parameter 'priority' must be an integer" })
+            .int("Parameter 'priority' must be an integer"),
+        }),
+      },
+    },
+    (request, reply) => {
+      const entry = executions.setPriority(request.params.id, request.query.priority);
+      return Promise.resolve(
+        respond(reply, 200, 'Priority changed', {
+          executionId: entry.executionId,
+          priority: entry.priority,
+        }),
+      );
+    },
+  );
+
+  api.post(
+    '/api/executions/:id/stop',
+    { schema: { params: executionParams } },
+    (request, reply) => {
+      const entry = executions.stop(request.params.id, 'Stopped by request');
+      return Promise.resolve(
+        respond(reply, 200, 'Execution stopping', {
+          executionId: entry.executionId,
+          status: entry.status,
+        }),
+      );
+    },
+  );
+
+  api.get('/api/scheduler/limits', (_request, reply) =>
+    Promise.resolve(respond(reply, 200, 'Scheduler limits', executions.limits)),
+  );
+
+  api.post('/api/scheduler/limits', { schema: { querystring: limitsQuery } }, (request, reply) => {
+    const changes = Object.fromEntries(
+      Object.entries(request.query).filter(([, value]) => value !== undefined),
+    );
+    return Promise.resolve(
+      respond(reply, 200, 'Scheduler limits changed', executions.setLimits(changes)),
     );
   });
 
@@ -194,6 +286,14 @@ export function registerExecutionRoutes(
       );
     },
   );
+}
+
+/** SPEC: an optional `Idempotency-Key` header on a start. */
+function idempotencyKey(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): string | undefined {
+  const key = headers['idempotency-key'];
+  return typeof key === 'string' && key !== '' ? key : undefined;
 }
 
 /** An execution of another session is answered like an unknown one (SPEC Errors, 404). */

@@ -1,0 +1,197 @@
+// Admission (SPEC "States and transitions", "Limits"): who may hold a slot, who waits, and in
+// which order. A paused run keeps its slot. Queue order: higher priority first, then the
+// session with the fewest running executions, then arrival.
+
+export type OnLimit = 'REJECT' | 'QUEUE';
+
+/** CONTRACT section 3: scheduler limits, `null` where off. */
+export interface AdmissionLimits {
+  readonly maxConcurrent: number | null;
+  readonly maxPerSession: number | null;
+  readonly maxPerWorkflow: number | null;
+  readonly onLimit: OnLimit;
+  readonly queueCapacity: number;
+  /** Milliseconds a start may wait for a slot; null waits without limit. */
+  readonly queueTimeout: number | null;
+}
+
+/** Why a start got no slot; the tags of `svc.executions.rejected`. */
+export type RefusalReason = 'limit' | 'queue_full' | 'workflow_queue_full' | 'shutdown';
+
+export const REFUSAL_MESSAGES: Readonly<Record<RefusalReason, string>> = {
+  limit: 'Execution limit reached',
+  queue_full: 'The queue is full',
+  workflow_queue_full: 'The queue of this workflow is full',
+  shutdown: 'The server is shutting down',
+};
+
+export interface Candidate {
+  readonly executionId: string;
+  readonly sessionId: string;
+  readonly workflowId: string;
+  priority: number;
+  /** Order of arrival, for ties. */
+  readonly arrival: number;
+}
+
+export type Decision =
+  | { readonly kind: 'run' }
+  | { readonly kind: 'queue' }
+  | { readonly kind: 'refuse'; readonly reason: RefusalReason };
+
+function increment(counts: Map<string, number>, key: string, by: number): void {
+  const next = (counts.get(key) ?? 0) + by;
+  if (next <= 0) counts.delete(key);
+  else counts.set(key, next);
+}
+
+export class Admission {
+  #limits: AdmissionLimits;
+  #shuttingDown = false;
+  #arrivals = 0;
+  readonly #running = new Map<string, Candidate>();
+  readonly #runningBySession = new Map<string, number>();
+  readonly #runningByWorkflow = new Map<string, number>();
+  readonly #queued = new Map<string, Candidate>();
+  readonly #queuedByWorkflow = new Map<string, number>();
+
+  constructor(limits: AdmissionLimits) {
+    this.#limits = limits;
+  }
+
+  get limits(): AdmissionLimits {
+    return this.#limits;
+  }
+
+  get running(): number {
+    return this.#running.size;
+  }
+
+  get queued(): number {
+    return this.#queued.size;
+  }
+
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  nextArrival(): number {
+    return ++this.#arrivals;
+  }
+
+  /**
+   * Decides a new start; `run` and `queue` take effect at once. Waiting starts never fit at
+   * rest (every release admits those that do), so a start that fits overtakes no one.
+   */
+  request(candidate: Candidate): Decision {
+    if (this.#shuttingDown) return { kind: 'refuse', reason: 'shutdown' };
+    if (this.#fits(candidate)) {
+      this.#hold(candidate);
+      return { kind: 'run' };
+    }
+    const { onLimit, queueCapacity } = this.#limits;
+    if (onLimit === 'REJECT') return { kind: 'refuse', reason: 'limit' };
+    if ((this.#queuedByWorkflow.get(candidate.workflowId) ?? 0) >= queueCapacity) {
+      return { kind: 'refuse', reason: 'workflow_queue_full' };
+    }
+    if (this.#queued.size >= queueCapacity) return { kind: 'refuse', reason: 'queue_full' };
+    this.#queued.set(candidate.executionId, candidate);
+    increment(this.#queuedByWorkflow, candidate.workflowId, 1);
+    return { kind: 'queue' };
+  }
+
+  /** A run ended: its slot is free. Answers the queued starts that now get a slot, in order. */
+  release(executionId: string): Candidate[] {
+    const held = this.#running.get(executionId);
+    if (held !== undefined) {
+      this.#running.delete(executionId);
+      increment(this.#runningBySession, held.sessionId, -1);
+      increment(this.#runningByWorkflow, held.workflowId, -1);
+    }
+    return this.admitWaiting();
+  }
+
+  /** Removes a start from the queue (timed out, stopped); false when it was not queued. */
+  dequeue(executionId: string): boolean {
+    const queued = this.#queued.get(executionId);
+    if (queued === undefined) return false;
+    this.#queued.delete(executionId);
+    increment(this.#queuedByWorkflow, queued.workflowId, -1);
+    return true;
+  }
+
+  isQueued(executionId: string): boolean {
+    return this.#queued.has(executionId);
+  }
+
+  /** SPEC rule 3: the priority of a start can change only while it waits for a slot. */
+  reprioritise(executionId: string, priority: number): boolean {
+    const queued = this.#queued.get(executionId);
+    if (queued === undefined) return false;
+    queued.priority = priority;
+    return true;
+  }
+
+  /** Changes the limits live; answers the queued starts the new limits admit. */
+  setLimits(limits: AdmissionLimits): Candidate[] {
+    this.#limits = limits;
+    return this.admitWaiting();
+  }
+
+  /** Stops admitting; answers the queued starts, which are refused. */
+  shutdown(): Candidate[] {
+    this.#shuttingDown = true;
+    const refused = [...this.#queued.values()];
+    for (const candidate of refused) this.dequeue(candidate.executionId);
+    return refused;
+  }
+
+  /** Gives free slots to the best waiting starts that fit, one at a time. */
+  admitWaiting(): Candidate[] {
+    const admitted: Candidate[] = [];
+    for (;;) {
+      let best: Candidate | undefined;
+      for (const candidate of this.#queued.values()) {
+        if (!this.#fits(candidate)) continue;
+        if (best === undefined || this.#before(candidate, best)) best = candidate;
+      }
+      if (best === undefined) return admitted;
+      this.dequeue(best.executionId);
+      this.#hold(best);
+      admitted.push(best);
+    }
+  }
+
+  /** Queue order: higher priority, then the session with fewest running, then arrival. */
+  #before(a: Candidate, b: Candidate): boolean {
+    if (a.priority !== b.priority) return a.priority > b.priority;
+    const runningA = this.#runningBySession.get(a.sessionId) ?? 0;
+    const runningB = this.#runningBySession.get(b.sessionId) ?? 0;
+    if (runningA !== runningB) return runningA < runningB;
+    return a.arrival < b.arrival;
+  }
+
+  #fits(candidate: Candidate): boolean {
+    const { maxConcurrent, maxPerSession, maxPerWorkflow } = this.#limits;
+    if (maxConcurrent !== null && this.#running.size >= maxConcurrent) return false;
+    if (
+      maxPerSession !== null &&
+      (this.#runningBySession.get(candidate.sessionId) ?? 0) >= maxPerSession
+    ) {
+      return false;
+    }
+    if (
+      maxPerWorkflow !== null &&
+      (this.#runningByWorkflow.get(candidate.workflowId) ?? 0) >= maxPerWorkflow
+    ) {
+      return false;
+    }
+    return true;
+  }
+
+  #hold(candidate: Candidate): void {
+    this.#running.set(candidate.executionId, candidate);
+    increment(this.#runningBySession, candidate.sessionId, 1);
+    increment(this.#runningByWorkflow, candidate.workflowId, 1);
+  }
+}

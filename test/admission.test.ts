@@ -1,0 +1,255 @@
+// SPEC "States and transitions" (start rows), "Limits" (admission, queue order, idempotency
+// keys), "Errors" (429): admission through a real server.
+import { describe, expect, it } from 'vitest';
+import { startTestServer } from './support/server.js';
+import type { HttpAnswer, TestServer } from './support/server.js';
+
+const slowFlow = {
+  workflowId: 'slow',
+  description: 'waits',
+  nodes: [
+    { nodeId: 'in', type: 'MANUAL' },
+    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 60_000 } },
+    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'wait' },
+    { source: 'wait', target: 'out' },
+  ],
+};
+
+async function serverWith(env: Record<string, string>): Promise<TestServer> {
+  const server = await startTestServer({ env });
+  await server.call('POST', '/api/sessions', {
+    body: { sessionId: 's', name: 's', initiator: 'i', workflows: [slowFlow] },
+  });
+  await server.call('POST', '/api/sessions', {
+    body: { sessionId: 't', name: 't', initiator: 'i', workflows: [slowFlow] },
+  });
+  return server;
+}
+
+const start = (server: TestServer, headers: Record<string, string> = {}, sessionId = 's') =>
+  server.call('POST', '/api/workflow/start', { headers, body: { sessionId, workflowId: 'slow' } });
+
+async function statusOf(server: TestServer, id: string): Promise<string> {
+  return (await server.call('GET', `/api/executions/${id}`)).json.data.status as string;
+}
+
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('condition not reached');
+}
+
+describe('Admission (SPEC States and transitions, Limits)', () => {
+  it("refuses a start over svc.execution.max-concurrent with 429 'Execution limit reached' when on-limit is REJECT", async () => {
+    const server = await serverWith({ SVC_EXECUTION_MAX_CONCURRENT: '1' });
+    try {
+      expect((await start(server)).status).toBe(202);
+      const refused = await start(server);
+      expect(refused.status).toBe(429);
+      expect(refused.json.message).toMatch(/execution limit reached/i);
+      expect(await server.app.meters.read('svc.executions.rejected', { reason: 'limit' })).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('never runs more executions than the limit when starts race for the last slot', async () => {
+    const server = await serverWith({ SVC_EXECUTION_MAX_CONCURRENT: '3' });
+    try {
+      const answers: HttpAnswer[] = await Promise.all(
+        Array.from({ length: 20 }, () => start(server)),
+      );
+      expect(answers.filter((answer) => answer.status === 202)).toHaveLength(3);
+      expect(answers.filter((answer) => answer.status === 429)).toHaveLength(17);
+      expect(await server.app.meters.read('svc.executions.running')).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('queues a start when on-limit is QUEUE and runs it once a slot frees, timing the wait', async () => {
+    const server = await serverWith({
+      SVC_EXECUTION_MAX_CONCURRENT: '1',
+      SVC_EXECUTION_ON_LIMIT: 'QUEUE',
+    });
+    try {
+      const first = await start(server);
+      const second = await start(server);
+      expect(second.status).toBe(202);
+      expect(second.json.data.status).toBe('QUEUED');
+      expect(await server.app.meters.read('svc.executions.queued')).toBe(1);
+      const stopped = await server.call(
+        'POST',
+        `/api/executions/${first.json.data.executionId}/stop`,
+      );
+      expect(stopped.status).toBe(200);
+      await eventually(
+        async () => (await statusOf(server, second.json.data.executionId)) === 'RUNNING',
+      );
+      expect(await statusOf(server, first.json.data.executionId)).toBe('STOPPED');
+      expect(await server.app.meters.read('svc.execution.queue.wait')).toBe(1);
+      expect(await server.app.meters.read('svc.executions.queued')).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses a start with 429 'The queue is full' at svc.execution.queue-capacity", async () => {
+    const server = await serverWith({
+      SVC_EXECUTION_MAX_CONCURRENT: '1',
+      SVC_EXECUTION_ON_LIMIT: 'QUEUE',
+      SVC_EXECUTION_QUEUE_CAPACITY: '1',
+    });
+    try {
+      await start(server);
+      expect((await start(server)).json.data.status).toBe('QUEUED');
+      const full = await start(server);
+      expect(full.status).toBe(429);
+      expect(full.json.message).toMatch(/queue/i);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('ends a start that waits longer than svc.execution.queue-timeout TIMED_OUT', async () => {
+    const server = await serverWith({
+      SVC_EXECUTION_MAX_CONCURRENT: '1',
+      SVC_EXECUTION_ON_LIMIT: 'QUEUE',
+      SVC_EXECUTION_QUEUE_TIMEOUT: '100ms',
+    });
+    try {
+      await start(server);
+      const waiting = await start(server);
+      await eventually(
+        async () => (await statusOf(server, waiting.json.data.executionId)) === 'TIMED_OUT',
+      );
+      expect(
+        await server.app.meters.read('svc.executions.rejected', { reason: 'queue_timeout' }),
+      ).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('changes the priority of a waiting start, and refuses it with 400 once running (SPEC rule 3)', async () => {
+    const server = await serverWith({
+      SVC_EXECUTION_MAX_CONCURRENT: '1',
+      SVC_EXECUTION_ON_LIMIT: 'QUEUE',
+    });
+    try {
+      const running = await start(server);
+      const low = await start(server);
+      const high = await start(server);
+      const changed = await server.call(
+        'POST',
+        `/api/executions/${high.json.data.executionId}/priority?priority=10`,
+      );
+      expect(changed.status).toBe(200);
+      expect(changed.json.data).toEqual({ executionId: high.json.data.executionId, priority: 10 });
+      const refused = await server.call(
+        'POST',
+        `/api/executions/${running.json.data.executionId}/priority?priority=1`,
+      );
+      expect(refused.status).toBe(400);
+      expect(
+        (await server.call('POST', `/api/executions/${high.json.data.executionId}/priority`))
+          .status,
+      ).toBe(400);
+      await server.call('POST', `/api/executions/${running.json.data.executionId}/stop`);
+      await eventually(
+        async () => (await statusOf(server, high.json.data.executionId)) === 'RUNNING',
+      );
+      expect(await statusOf(server, low.json.data.executionId)).toBe('QUEUED');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads and changes the limits live; a raised limit admits waiting starts', async () => {
+    const server = await serverWith({
+      SVC_EXECUTION_MAX_CONCURRENT: '1',
+      SVC_EXECUTION_ON_LIMIT: 'QUEUE',
+    });
+    try {
+      const limits = await server.call('GET', '/api/scheduler/limits');
+      expect(limits.json.data).toEqual({
+        maxConcurrent: 1,
+        maxPerSession: null,
+        maxPerWorkflow: null,
+        onLimit: 'QUEUE',
+        queueCapacity: 100,
+        queueTimeout: null,
+      });
+      await start(server);
+      const waiting = await start(server);
+      const raised = await server.call(
+        'POST',
+        '/api/scheduler/limits?maxConcurrent=2&maxPerWorkflow=5',
+      );
+      expect(raised.status).toBe(200);
+      expect(raised.json.data).toMatchObject({ maxConcurrent: 2, maxPerWorkflow: 5 });
+      await eventually(
+        async () => (await statusOf(server, waiting.json.data.executionId)) === 'RUNNING',
+      );
+      expect((await server.call('POST', '/api/scheduler/limits?maxConcurrent=zero')).status).toBe(
+        400,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers a repeated Idempotency-Key with the first execution and starts nothing more', async () => {
+    const server = await serverWith({});
+    try {
+      const first = await start(server, { 'idempotency-key': 'abc' });
+      const again = await start(server, { 'idempotency-key': 'abc' });
+      expect(again.status).toBe(202);
+      expect(again.json.data.executionId).toBe(first.json.data.executionId);
+      const racing = await Promise.all(
+        Array.from({ length: 5 }, () => start(server, { 'idempotency-key': 'race' })),
+      );
+      expect(new Set(racing.map((answer) => answer.json.data.executionId)).size).toBe(1);
+      const all = await server.call('GET', '/api/executions?sessionId=s&limit=100');
+      expect(all.json.data.items).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers a stop of an ended execution with 409', async () => {
+    const server = await serverWith({});
+    try {
+      const run = await start(server);
+      const id = run.json.data.executionId as string;
+      await server.call('POST', `/api/executions/${id}/stop`);
+      await eventually(async () => (await statusOf(server, id)) === 'STOPPED');
+      expect((await server.call('POST', `/api/executions/${id}/stop`)).status).toBe(409);
+      expect((await server.call('POST', '/api/executions/none/stop')).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('on shutdown refuses waiting starts and new ones, then stops what still runs after the grace time', async () => {
+    const server = await serverWith({
+      SVC_EXECUTION_MAX_CONCURRENT: '1',
+      SVC_EXECUTION_ON_LIMIT: 'QUEUE',
+      SVC_EXECUTION_SHUTDOWN_TIMEOUT: '50ms',
+    });
+    const running = await start(server);
+    const waiting = await start(server);
+    const runningEntry = server.app.executions.require(running.json.data.executionId);
+    const waitingEntry = server.app.executions.require(waiting.json.data.executionId);
+    await server.app.shutdown();
+    expect(waitingEntry.status).toBe('STOPPED');
+    expect(waitingEntry.error).toMatch(/shutting down/);
+    expect(runningEntry.status).toBe('STOPPED');
+    expect(await server.app.meters.read('svc.executions.rejected', { reason: 'shutdown' })).toBe(1);
+  });
+});
