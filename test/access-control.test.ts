@@ -368,12 +368,49 @@ describe('Host and Origin protection without keys (SPEC Host and Origin protecti
   it('turns both checks off once any key is configured', async () => {
     const keyed = await startTestServer({ env: { SVC_API_KEY: 'k' } });
     try {
-      const answer = await call(keyed.baseUrl, 'GET', '/api/sessions', {
-        headers: { authorization: 'Bearer k', origin: 'https://attacker.example' },
+      const foreignHost = await rawRequest(keyed.baseUrl, 'GET', '/api/sessions', {
+        host: 'attacker.example',
+        authorization: 'Bearer k',
       });
-      expect(answer.status).toBe(200);
+      expect(foreignHost.status).toBe(200);
+      const foreignOrigin = await rawRequest(
+        keyed.baseUrl,
+        'POST',
+        '/api/sessions',
+        {
+          host: 'localhost:8080',
+          origin: 'https://attacker.example',
+          authorization: 'Bearer k',
+          'content-type': 'application/json',
+        },
+        JSON.stringify({ name: 'n', initiator: 'i' }),
+      );
+      expect(foreignOrigin.status).toBe(201);
     } finally {
       await keyed.close();
+    }
+  });
+});
+
+describe('Body limit of restricted keys (SPEC Roles)', () => {
+  it('caps a restricted key at 1 MiB even when the server accepts larger bodies', async () => {
+    const server = await startTestServer({ env: { ...KEY_ENV, SVC_LIMITS_MAX_BODY: '4MB' } });
+    try {
+      const body = JSON.stringify({
+        sessionId: 'none',
+        workflowId: 'wf',
+        payload: 'x'.repeat(2 * 1024 * 1024),
+      });
+      const operator = await server.call('POST', '/api/workflow/start', {
+        headers: { authorization: 'Bearer operator-key' },
+        body,
+      });
+      expect(operator.status).toBe(413);
+      expect(operator.json.message).toContain('1048576');
+      const admin = await server.call('POST', '/api/workflow/start', { headers: ADMIN, body });
+      expect(admin.status).toBe(404);
+    } finally {
+      await server.close();
     }
   });
 });
