@@ -6,11 +6,13 @@ import type { Clock, IdGenerator } from './core/index.js';
 import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
 import type { SessionStore } from './engine/index.js';
+import { AuditLog } from './events/index.js';
 import { ExecutionManager, ExecutionRegistry } from './executions/index.js';
 import type { RouteEntry } from './http/index.js';
 import {
   createHttpServer,
   registerActuatorRoutes,
+  registerControlRoutes,
   registerExecutionRoutes,
   registerOpenApi,
   registerOpenApiRoutes,
@@ -133,7 +135,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   registerSessionRoutes(fastify, sessions);
   registerWorkflowRoutes(fastify, sessions);
   registerPluginRoutes(fastify, plugins);
-  registerExecutionRoutes(fastify, executions, registry);
+  const audit = new AuditLog({ capacity: 10_000, clock, ids });
+  registerExecutionRoutes(fastify, executions, registry, audit);
+  registerControlRoutes(fastify, audit);
   registerActuatorRoutes(fastify, {
     exposure: settings['svc.management.exposure.include'],
     buildInfo,

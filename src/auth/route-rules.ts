@@ -58,6 +58,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('POST', '/api/executions/:id/priority', 'OPERATOR', 'execution'),
   rule('POST', '/api/executions/:id/stop', 'OPERATOR', 'execution'),
   rule('GET', '/api/scheduler/limits', 'VIEWER', 'global'),
+  rule('GET', '/api/control/audit', 'VIEWER', 'global'),
   rule('POST', '/api/scheduler/limits', 'ADMIN', 'global'),
   rule('GET', '/actuator', 'ADMIN', 'global'),
   rule('GET', '/actuator/health', 'ADMIN', 'open'),

@@ -4,6 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../core/index.js';
 import type { ExecutionEntry, ExecutionManager, ExecutionRegistry } from '../executions/index.js';
+import type { AuditLog } from '../events/index.js';
+import { audited } from './control.routes.js';
 import { respond } from './reply.js';
 
 const STATUSES = [
@@ -133,6 +135,7 @@ export function registerExecutionRoutes(
   app: FastifyInstance,
   executions: ExecutionManager,
   registry: ExecutionRegistry,
+  audit: AuditLog,
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -197,7 +200,12 @@ export function registerExecutionRoutes(
       },
     },
     (request, reply) => {
-      const entry = executions.setPriority(request.params.id, request.query.priority);
+      const entry = audited(
+        audit,
+        request,
+        { command: 'PRIORITY', executionId: request.params.id },
+        () => executions.setPriority(request.params.id, request.query.priority),
+      );
       return Promise.resolve(
         respond(reply, 200, 'Priority changed', {
           executionId: entry.executionId,
@@ -211,7 +219,12 @@ export function registerExecutionRoutes(
     '/api/executions/:id/stop',
     { schema: { params: executionParams } },
     (request, reply) => {
-      const entry = executions.stop(request.params.id, 'Stopped by request');
+      const entry = audited(
+        audit,
+        request,
+        { command: 'STOP', executionId: request.params.id },
+        () => executions.stop(request.params.id, 'Stopped by request'),
+      );
       return Promise.resolve(
         respond(reply, 200, 'Execution stopping', {
           executionId: entry.executionId,
@@ -229,9 +242,10 @@ export function registerExecutionRoutes(
     const changes = Object.fromEntries(
       Object.entries(request.query).filter(([, value]) => value !== undefined),
     );
-    return Promise.resolve(
-      respond(reply, 200, 'Scheduler limits changed', executions.setLimits(changes)),
+    const limits = audited(audit, request, { command: 'SCHEDULER_LIMITS' }, () =>
+      executions.setLimits(changes),
     );
+    return Promise.resolve(respond(reply, 200, 'Scheduler limits changed', limits));
   });
 
   api.get(

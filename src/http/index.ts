@@ -13,3 +13,4 @@ export { registerExecutionRoutes } from './executions.routes.js';
 export { ACTUATOR_ENDPOINTS, registerActuatorRoutes } from './actuator.routes.js';
 export type { ActuatorOptions } from './actuator.routes.js';
 export { API_VERSION, registerOpenApi, registerOpenApiRoutes } from './openapi.js';
+export { audited, auditActor, registerControlRoutes } from './control.routes.js';

@@ -1,0 +1,73 @@
+// The audit of control commands (SPEC Events 8, CONTRACT section 3): every command, applied or
+// refused, with its actor. Reads and starts are not audited. Kept in memory, newest last.
+import type { Clock, IdGenerator } from '../core/index.js';
+
+export type AuditOutcome = 'APPLIED' | 'REFUSED';
+
+/** CONTRACT section 3: control audit entry. */
+export interface AuditEntry {
+  readonly id: string;
+  readonly timestamp: string;
+  readonly executionId: string | null;
+  readonly nodeId: string | null;
+  readonly command: string;
+  readonly outcome: AuditOutcome;
+  readonly reason: string | null;
+  readonly actor: string | null;
+}
+
+export interface AuditRecord {
+  readonly executionId?: string | null;
+  readonly nodeId?: string | null;
+  readonly command: string;
+  readonly outcome: AuditOutcome;
+  readonly reason?: string | null;
+  readonly actor: string | null;
+}
+
+export interface AuditQuery {
+  /** 1 to 500 (SPEC Limits: audit list `limit`). */
+  readonly limit: number;
+  readonly executionId?: string | undefined;
+}
+
+export class AuditLog {
+  readonly #entries: AuditEntry[] = [];
+  readonly #capacity: number;
+  readonly #clock: Clock;
+  readonly #ids: IdGenerator;
+
+  constructor(options: { capacity: number; clock: Clock; ids: IdGenerator }) {
+    this.#capacity = options.capacity;
+    this.#clock = options.clock;
+    this.#ids = options.ids;
+  }
+
+  record(record: AuditRecord): AuditEntry {
+    const entry: AuditEntry = {
+      id: this.#ids(),
+      timestamp: new Date(this.#clock.now()).toISOString(),
+      executionId: record.executionId ?? null,
+      nodeId: record.nodeId ?? null,
+      command: record.command,
+      outcome: record.outcome,
+      reason: record.reason ?? null,
+      actor: record.actor,
+    };
+    this.#entries.push(entry);
+    if (this.#entries.length > this.#capacity) this.#entries.shift();
+    return entry;
+  }
+
+  /** Newest first. */
+  list(query: AuditQuery): AuditEntry[] {
+    const found: AuditEntry[] = [];
+    for (let index = this.#entries.length - 1; index >= 0 && found.length < query.limit; index--) {
+      const entry = this.#entries[index];
+      if (entry === undefined) continue;
+      if (query.executionId !== undefined && entry.executionId !== query.executionId) continue;
+      found.push(entry);
+    }
+    return found;
+  }
+}
