@@ -6,13 +6,14 @@ import type { Clock, IdGenerator } from './core/index.js';
 import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
 import type { SessionStore } from './engine/index.js';
-import { AuditLog } from './events/index.js';
+import { AuditLog, EventBus } from './events/index.js';
 import { ExecutionManager, ExecutionRegistry } from './executions/index.js';
 import type { RouteEntry } from './http/index.js';
 import {
   createHttpServer,
   registerActuatorRoutes,
   registerControlRoutes,
+  registerEventRoutes,
   registerExecutionRoutes,
   registerOpenApi,
   registerOpenApiRoutes,
@@ -36,6 +37,8 @@ export interface AppOptions {
   readonly ids?: IdGenerator;
   /** The environment `${env.NAME}` and secrets are read from; the process's by default. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** SPEC Events 2: keep-alive comments every 15 s; tests shorten it. */
+  readonly streamKeepAliveMs?: number;
   /** A session store to use instead of the one the settings name. */
   readonly store?: SessionStore;
 }
@@ -84,8 +87,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     maxSessions: settings['svc.tracker.max-sessions'],
   });
   const meters = new Meters();
+  const bus = new EventBus(10_000);
   const executions = new ExecutionManager({
     meters,
+    events: (event) => {
+      bus.publish(event);
+    },
     limits: {
       maxConcurrent: settings['svc.execution.max-concurrent'],
       maxPerSession: settings['svc.execution.max-concurrent-per-session'],
@@ -138,6 +145,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   const audit = new AuditLog({ capacity: 10_000, clock, ids });
   registerExecutionRoutes(fastify, executions, registry, audit);
   registerControlRoutes(fastify, audit);
+  registerEventRoutes(fastify, {
+    bus,
+    executions,
+    registry,
+    sse: { keepAliveMs: options.streamKeepAliveMs ?? 15_000, maxQueued: 1_000 },
+  });
   registerActuatorRoutes(fastify, {
     exposure: settings['svc.management.exposure.include'],
     buildInfo,

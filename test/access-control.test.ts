@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_RULES, requiredRole, roleAllows, routeRule } from '../src/auth/index.js';
 import type { Role, RouteRule } from '../src/auth/index.js';
 import { runServerToExit, startServerProcess } from './support/process.js';
-import { call, rawRequest, startTestServer } from './support/server.js';
+import { call, openSse, rawRequest, startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { linearWorkflow } from './support/workflows.js';
 
@@ -60,6 +60,21 @@ function headersOf(key: TestKey, index: number): Record<string, string> {
 }
 
 type Expectation = 401 | 403 | 'allowed';
+
+/** A stream that never ends: its status only, then the connection is dropped. */
+async function statusOnly(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string; headers: Headers }> {
+  const client = await openSse(baseUrl, path, headers);
+  client.close();
+  const answerHeaders = new Headers();
+  for (const [name, value] of Object.entries(client.headers)) {
+    if (typeof value === 'string') answerHeaders.set(name, value);
+  }
+  return { status: client.status, text: '', headers: answerHeaders };
+}
 
 function expectation(key: TestKey, rule: RouteRule, ownSession: boolean): Expectation {
   if (rule.scope === 'open') return 'allowed';
@@ -138,10 +153,13 @@ describe('Authorization matrix: every route against every kind of key (SPEC Role
     const session = own ? 'mine' : 'theirs';
     for (const [index, key] of KEYS.entries()) {
       const expected = expectation(key, rule, own);
-      const answer = await server.call(rule.method, concretePath(rule, session), {
-        headers: headersOf(key, index),
-        body: bodyFor(rule, session),
-      });
+      const answer =
+        rule.url === '/api/events'
+          ? await statusOnly(server.baseUrl, concretePath(rule, session), headersOf(key, index))
+          : await server.call(rule.method, concretePath(rule, session), {
+              headers: headersOf(key, index),
+              body: bodyFor(rule, session),
+            });
       const context = `${key.label} -> ${rule.method} ${concretePath(rule, session)}: ${answer.status} ${answer.text}`;
       if (expected === 'allowed') {
         expect([401, 403, 500], context).not.toContain(answer.status);

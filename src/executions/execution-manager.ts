@@ -28,6 +28,8 @@ import type { Message, Safeguards, SubWorkflowRequest } from '../plugin-api/inde
 import { Admission, REFUSAL_MESSAGES } from './admission.js';
 import type { AdmissionLimits, Candidate, RefusalReason } from './admission.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
+import { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS } from './execution-events.js';
+import type { ExecutionEventKind, ExecutionEventSink } from './execution-events.js';
 import type { ExecutionEntry, ExecutionRegistry, ExecutionStatus } from './execution-registry.js';
 
 /** SPEC "Limits": sub-workflow nesting depth. */
@@ -54,6 +56,8 @@ export interface ExecutionManagerDeps {
   readonly limits?: AdmissionLimits;
   /** SPEC `svc.start.idempotency-*`. */
   readonly idempotency?: { readonly maxKeys: number; readonly ttlMs: number };
+  /** Where run and node events go (event streams, supervisors). */
+  readonly events?: ExecutionEventSink;
 }
 
 export interface StartOptions {
@@ -297,6 +301,7 @@ export class ExecutionManager {
 
   #enqueue(entry: ExecutionEntry, plan: WorkflowPlan, request: StartRequest): void {
     entry.status = 'QUEUED';
+    this.emit(entry, 'execution.queued', { status: 'QUEUED', priority: entry.priority });
     const timeoutMs = this.#admission.limits.queueTimeout;
     const timeout =
       timeoutMs === null
@@ -325,6 +330,7 @@ export class ExecutionManager {
     entry.status = status;
     entry.error = error;
     entry.endedAt = this.#deps.clock.now();
+    this.emit(entry, RUN_STATUS_EVENTS[status] ?? 'execution.stopped', { status, error });
     entry.markFinished();
     this.#updateGauges();
   }
@@ -384,6 +390,7 @@ export class ExecutionManager {
     entry.nodes = run.nodes;
     entry.status = 'RUNNING';
     entry.startedAt = clock.now();
+    this.emit(entry, 'execution.started', { status: 'RUNNING' });
     run.start();
     void run.done.then(recorder.ended);
   }
@@ -397,6 +404,10 @@ export class ExecutionManager {
     entry.status = outcome.status;
     entry.error = outcome.error;
     entry.endedAt = clock.now();
+    this.emit(entry, RUN_STATUS_EVENTS[outcome.status] ?? 'execution.completed', {
+      status: outcome.status,
+      error: outcome.error,
+    });
     meters.time(
       'svc.execution.duration',
       { status: outcome.status },
@@ -405,6 +416,24 @@ export class ExecutionManager {
     entry.markFinished();
     for (const admitted of this.#admission.release(entry.executionId)) this.#admitQueued(admitted);
     this.#updateGauges();
+  }
+
+  /** @internal Sends one event about `entry` to the event sink. */
+  emit(
+    entry: ExecutionEntry,
+    kind: ExecutionEventKind,
+    fields: Record<string, unknown> = {},
+  ): void {
+    const sink = this.#deps.events;
+    if (sink === undefined) return;
+    sink({
+      kind,
+      timestamp: new Date(this.#deps.clock.now()).toISOString(),
+      executionId: entry.executionId,
+      sessionId: entry.sessionId,
+      workflowId: entry.workflowId,
+      ...fields,
+    });
   }
 
   /** @internal */
@@ -482,6 +511,14 @@ class RunRecorder implements RunListener {
   }
 
   nodeChanged(state: Readonly<NodeState>): void {
+    const kind = NODE_STATUS_EVENTS[state.status];
+    if (kind !== undefined) {
+      this.manager.emit(this.entry, kind, {
+        nodeId: state.nodeId,
+        status: state.status,
+        error: state.error,
+      });
+    }
     if (!isTerminalNodeStatus(state.status)) return;
     const { meters } = this.manager.deps;
     const module = state.type;
@@ -495,11 +532,15 @@ class RunRecorder implements RunListener {
   result(nodeId: string, message: Message): void {
     const { registry, clock } = this.manager.deps;
     registry.addResult(this.entry, nodeId, message, clock.now());
+    const result = this.entry.results.at(-1);
+    if (result !== undefined) this.manager.emit(this.entry, 'result', { ...result });
   }
 
   log(line: RunLogEntry): void {
     const { registry, clock, logger } = this.manager.deps;
     registry.addLog(this.entry, line, clock.now());
+    const entry = this.entry.logs.at(-1);
+    if (entry !== undefined) this.manager.emit(this.entry, 'log', { ...entry });
     logger[LOG_METHODS[line.level]](
       { executionId: this.entry.executionId, nodeId: line.nodeId, ...line.fields },
       line.message,

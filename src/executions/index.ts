@@ -23,3 +23,5 @@ export type {
   RegistryLimits,
   ResultEvent,
 } from './execution-registry.js';
+export { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS } from './execution-events.js';
+export type { ExecutionEvent, ExecutionEventKind, ExecutionEventSink } from './execution-events.js';

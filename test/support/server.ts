@@ -51,12 +51,16 @@ export interface TestServerOptions {
   readonly env?: Readonly<Record<string, string>>;
   readonly buildInfo?: BuildInfo;
   readonly store?: AppOptions['store'];
+  readonly streamKeepAliveMs?: number;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const { settings, profile } = loadSettings({
     argv: ['--svc.server.port=0', ...(options.argv ?? [])],
     env: options.env ?? {},
+    ...(options.streamKeepAliveMs === undefined
+      ? {}
+      : { streamKeepAliveMs: options.streamKeepAliveMs }),
     features: { postgres: false },
   });
   const app = await createApp({
@@ -65,6 +69,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     buildInfo: options.buildInfo ?? TEST_BUILD_INFO,
     loggers: createSilentLoggers(),
     env: options.env ?? {},
+    ...(options.streamKeepAliveMs === undefined
+      ? {}
+      : { streamKeepAliveMs: options.streamKeepAliveMs }),
     ...(options.store ? { store: options.store } : {}),
   });
   const { port } = await app.listen();
@@ -128,5 +135,106 @@ export async function rawRequest(
     });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+export interface SseEvent {
+  readonly id: number | null;
+  readonly event: string | null;
+  readonly data: unknown;
+}
+
+export interface SseClient {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly events: SseEvent[];
+  readonly comments: string[];
+  /** Resolves once `predicate` holds for the events so far, or rejects after `timeoutMs`. */
+  until(predicate: (events: SseEvent[]) => boolean, timeoutMs?: number): Promise<SseEvent[]>;
+  /** Resolves when the server ends the stream. */
+  readonly ended: Promise<void>;
+  close(): void;
+}
+
+/** A minimal server-sent-events client over node:http, for streams that do not end. */
+export async function openSse(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<SseClient> {
+  const { request } = await import('node:http');
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path, method: 'GET', headers },
+      (res) => {
+        const events: SseEvent[] = [];
+        const comments: string[] = [];
+        const waiters = new Set<() => void>();
+        let buffer = '';
+        let endResolve: () => void = () => undefined;
+        const ended = new Promise<void>((done) => (endResolve = done));
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          let split = buffer.indexOf('\n\n');
+          while (split !== -1) {
+            const block = buffer.slice(0, split);
+            buffer = buffer.slice(split + 2);
+            let id: number | null = null;
+            let event: string | null = null;
+            let data: string | null = null;
+            for (const line of block.split('\n')) {
+              if (line.startsWith(':')) comments.push(line.slice(1));
+              else if (line.startsWith('id: ')) id = Number(line.slice(4));
+              else if (line.startsWith('event: ')) event = line.slice(7);
+              else if (line.startsWith('data: ')) data = line.slice(6);
+            }
+            if (data !== null) events.push({ id, event, data: JSON.parse(data) as unknown });
+            for (const waiter of waiters) waiter();
+            split = buffer.indexOf('\n\n');
+          }
+        });
+        res.on('end', () => {
+          endResolve();
+          for (const waiter of waiters) waiter();
+        });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          events,
+          comments,
+          ended,
+          until(predicate, timeoutMs = 5000) {
+            return new Promise((done, fail) => {
+              const check = (): void => {
+                if (predicate(events)) {
+                  waiters.delete(check);
+                  clearTimeout(timer);
+                  done(events);
+                }
+              };
+              const timer = setTimeout(() => {
+                waiters.delete(check);
+                fail(
+                  new Error(
+                    `stream condition not met; got ${JSON.stringify(events.map((e) => e.event))}`,
+                  ),
+                );
+              }, timeoutMs);
+              waiters.add(check);
+              check();
+            });
+          },
+          close() {
+            req.destroy();
+          },
+        });
+      },
+    );
+    req.on('error', (error) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error);
+    });
+    req.end();
   });
 }

@@ -1,0 +1,62 @@
+// The event bus behind every stream (SPEC "Events"): numbered events, a bounded history for
+// clients that reconnect with Last-Event-ID, and subscribers that are told synchronously and
+// must never block the publisher.
+import type { ExecutionEvent } from '../executions/index.js';
+
+export interface NumberedEvent {
+  /** Increasing over the whole bus; any filtered stream of it increases too. */
+  readonly seq: number;
+  readonly event: ExecutionEvent;
+}
+
+export type EventFilter = (event: ExecutionEvent) => boolean;
+
+export interface Subscription {
+  close(): void;
+}
+
+export class EventBus {
+  readonly #history: NumberedEvent[] = [];
+  readonly #historySize: number;
+  readonly #subscribers = new Set<{
+    filter: EventFilter;
+    deliver: (event: NumberedEvent) => void;
+  }>();
+  #seq = 0;
+
+  constructor(historySize = 10_000) {
+    this.#historySize = historySize;
+  }
+
+  publish(event: ExecutionEvent): void {
+    const numbered: NumberedEvent = { seq: ++this.#seq, event };
+    this.#history.push(numbered);
+    if (this.#history.length > this.#historySize) this.#history.shift();
+    for (const subscriber of this.#subscribers) {
+      if (subscriber.filter(event)) subscriber.deliver(numbered);
+    }
+  }
+
+  /** Events kept in the history after `seq` that pass `filter`, oldest first. */
+  since(seq: number, filter: EventFilter): NumberedEvent[] {
+    const found: NumberedEvent[] = [];
+    for (const numbered of this.#history) {
+      if (numbered.seq > seq && filter(numbered.event)) found.push(numbered);
+    }
+    return found;
+  }
+
+  subscribe(filter: EventFilter, deliver: (event: NumberedEvent) => void): Subscription {
+    const subscriber = { filter, deliver };
+    this.#subscribers.add(subscriber);
+    return {
+      close: () => {
+        this.#subscribers.delete(subscriber);
+      },
+    };
+  }
+
+  get subscribers(): number {
+    return this.#subscribers.size;
+  }
+}
