@@ -14,6 +14,7 @@ import {
   registerActuatorRoutes,
   registerControlRoutes,
   registerEventRoutes,
+  registerExecutionControlRoutes,
   registerExecutionRoutes,
   registerOpenApi,
   registerOpenApiRoutes,
@@ -145,6 +146,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const audit = new AuditLog({ capacity: 10_000, clock, ids });
   registerExecutionRoutes(fastify, executions, registry, audit);
   registerControlRoutes(fastify, audit);
+  registerExecutionControlRoutes(fastify, executions, audit);
   registerEventRoutes(fastify, {
     bus,
     executions,

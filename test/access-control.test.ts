@@ -124,6 +124,7 @@ describe('Authorization matrix: every route against every kind of key (SPEC Role
       .replace(':workflowId', 'wf')
       .replace(':version', '1')
       .replace(':type', 'FILTER')
+      .replace(':nodeId', 'shape')
       .replace('/actuator/metrics/:name', '/actuator/metrics/svc.node.executions')
       .replace('/actuator/loggers/:name', '/actuator/loggers/app')
       .replace(':id', executions[session] ?? 'none');
@@ -137,6 +138,7 @@ describe('Authorization matrix: every route against every kind of key (SPEC Role
     if (rule.url === '/api/workflow/start') return { sessionId: session, workflowId: 'wf' };
     if (rule.url === '/api/workflow/:sessionId/start') return { workflowId: 'wf' };
     if (rule.url === '/actuator/loggers/:name') return { configuredLevel: 'INFO' };
+    if (rule.url === '/api/executions/:id/breakpoints') return { nodeIds: [] };
     return undefined;
   }
 

@@ -76,6 +76,12 @@ export const ERROR_CATALOGUE = {
     template:
       "Execution '{executionId}' is not waiting for a slot; its priority can no longer change",
   },
+  APPROVAL_ON_CONTROL: {
+    kind: 'user',
+    retryable: false,
+    template:
+      'A node command cannot carry an approval signal; send it to POST /api/executions/{executionId}/nodes/{nodeId}/signal',
+  },
   ADMISSION_REFUSED: { kind: 'operational', retryable: true, template: '{reason}' },
   PLUGIN_TYPE_NOT_FOUND: {
     kind: 'user',

@@ -38,6 +38,7 @@ export {
   RunClock,
   WorkflowRun,
   childMessageId,
+  isNodeEnded,
   isTerminalNodeStatus,
   prepareWorkflow,
   realTimers,

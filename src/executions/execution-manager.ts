@@ -7,7 +7,7 @@ import type { Clock, IdGenerator } from '../core/index.js';
 import {
   RunClock,
   WorkflowRun,
-  isTerminalNodeStatus,
+  isNodeEnded,
   prepareWorkflow,
   realTimers,
 } from '../engine/index.js';
@@ -28,6 +28,7 @@ import type { Message, Safeguards, SubWorkflowRequest } from '../plugin-api/inde
 import { Admission, REFUSAL_MESSAGES } from './admission.js';
 import type { AdmissionLimits, Candidate, RefusalReason } from './admission.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
+import { isTerminalExecutionStatus } from './execution-registry.js';
 import { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS } from './execution-events.js';
 import type { ExecutionEventKind, ExecutionEventSink } from './execution-events.js';
 import type { ExecutionEntry, ExecutionRegistry, ExecutionStatus } from './execution-registry.js';
@@ -185,6 +186,77 @@ export class ExecutionManager {
     }
     live.run.stop(reason);
     return entry;
+  }
+
+  /** Run controls (CONTRACT section 4); the run must be going. */
+  control(executionId: string, action: 'PAUSE' | 'RESUME' | 'STEP'): ExecutionEntry {
+    const entry = this.require(executionId);
+    const run = this.#requireRun(entry);
+    if (action === 'PAUSE') run.pause();
+    else if (action === 'RESUME') run.resume();
+    else run.step();
+    return entry;
+  }
+
+  /** Node controls (CONTRACT section 4). */
+  controlNode(
+    executionId: string,
+    nodeId: string,
+    action: 'PAUSE' | 'RESUME' | 'STEP' | 'STOP' | 'SKIP' | 'UNSKIP',
+  ): ExecutionEntry {
+    const entry = this.require(executionId);
+    const run = this.#requireRun(entry, nodeId);
+    switch (action) {
+      case 'PAUSE':
+        run.pauseNode(nodeId);
+        break;
+      case 'RESUME':
+        run.resumeNode(nodeId);
+        break;
+      case 'STEP':
+        run.stepNode(nodeId);
+        break;
+      case 'STOP':
+        run.stopNode(nodeId);
+        break;
+      case 'SKIP':
+        run.skipNode(nodeId);
+        break;
+      case 'UNSKIP':
+        run.unskipNode(nodeId);
+        break;
+    }
+    return entry;
+  }
+
+  /** Breakpoints of a run; an ended or waiting run has none. */
+  breakpoints(executionId: string): string[] {
+    this.require(executionId);
+    return this.#live.get(executionId)?.run.breakpoints ?? [];
+  }
+
+  setBreakpoints(executionId: string, nodeIds: readonly string[]): string[] {
+    const run = this.#requireRun(this.require(executionId));
+    run.setBreakpoints(nodeIds);
+    return run.breakpoints;
+  }
+
+  /** The live run of an execution; an unknown node is 404 even on an ended run. */
+  #requireRun(entry: ExecutionEntry, nodeId?: string): WorkflowRun {
+    const live = this.#live.get(entry.executionId);
+    if (
+      nodeId !== undefined &&
+      !entry.nodes.some((node) => node.nodeId === nodeId) &&
+      entry.status !== 'QUEUED'
+    ) {
+      throw new AppError('NODE_NOT_FOUND', { params: { nodeId, executionId: entry.executionId } });
+    }
+    if (live === undefined) {
+      throw new AppError('EXECUTION_NOT_ACTIVE', {
+        params: { executionId: entry.executionId, status: entry.status },
+      });
+    }
+    return live.run;
   }
 
   /**
@@ -519,7 +591,7 @@ class RunRecorder implements RunListener {
         error: state.error,
       });
     }
-    if (!isTerminalNodeStatus(state.status)) return;
+    if (!isNodeEnded(state)) return;
     const { meters } = this.manager.deps;
     const module = state.type;
     meters.count('svc.node.executions', { module, status: state.status });
@@ -527,6 +599,14 @@ class RunRecorder implements RunListener {
     if (state.startedAt !== null && state.endedAt !== null) {
       meters.time('svc.node.duration', { module }, state.endedAt - state.startedAt);
     }
+  }
+
+  runChanged(status: 'RUNNING' | 'PAUSED'): void {
+    if (isTerminalExecutionStatus(this.entry.status)) return;
+    this.entry.status = status;
+    this.manager.emit(this.entry, status === 'PAUSED' ? 'execution.paused' : 'execution.resumed', {
+      status,
+    });
   }
 
   result(nodeId: string, message: Message): void {

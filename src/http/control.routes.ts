@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isAppError } from '../core/index.js';
+import { AppError, isAppError } from '../core/index.js';
+import type { ExecutionManager } from '../executions/index.js';
 import type { AuditLog } from '../events/index.js';
 import { respond } from './reply.js';
 
@@ -52,4 +53,107 @@ export function audited<T>(
     });
     throw error;
   }
+}
+
+const RUN_ACTIONS = { pause: 'PAUSE', resume: 'RESUME', step: 'STEP' } as const;
+const NODE_ACTIONS = {
+  pause: 'PAUSE',
+  resume: 'RESUME',
+  step: 'STEP',
+  stop: 'STOP',
+  skip: 'SKIP',
+  unskip: 'UNSKIP',
+} as const;
+
+/** Approval fields belong to the signal call, never to a node command (SPEC Errors, 403). */
+const nodeCommandBody = z
+  .strictObject({
+    approved: z.unknown().optional(),
+    messageId: z.unknown().optional(),
+    payload: z.unknown().optional(),
+    comment: z.unknown().optional(),
+  })
+  .optional();
+
+const breakpointsBody = z.strictObject({
+  nodeIds: z.array(z.string({ error: 'Node ids must be strings' }), {
+    error: (issue) =>
+      issue.input === undefined ? 'Field nodeIds is mandatory' : 'Field nodeIds must be an array',
+  }),
+});
+
+/** Run and node controls of CONTRACT section 4, each audited. */
+export function registerExecutionControlRoutes(
+  app: FastifyInstance,
+  executions: ExecutionManager,
+  audit: AuditLog,
+): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  for (const [path, action] of Object.entries(RUN_ACTIONS)) {
+    api.post(
+      `/api/executions/:id/${path}`,
+      { schema: { params: z.object({ id: z.string() }) } },
+      (request, reply) => {
+        const { id } = request.params;
+        const entry = audited(audit, request, { command: action, executionId: id }, () =>
+          executions.control(id, action),
+        );
+        return Promise.resolve(
+          respond(reply, 200, `Execution ${path} applied`, {
+            executionId: entry.executionId,
+            status: entry.status,
+          }),
+        );
+      },
+    );
+  }
+  for (const [path, action] of Object.entries(NODE_ACTIONS)) {
+    api.post(
+      `/api/executions/:id/nodes/:nodeId/${path}`,
+      {
+        schema: { params: z.object({ id: z.string(), nodeId: z.string() }), body: nodeCommandBody },
+      },
+      (request, reply) => {
+        const { id, nodeId } = request.params;
+        const entry = audited(
+          audit,
+          request,
+          { command: `NODE_${action}`, executionId: id, nodeId },
+          () => {
+            if (request.body !== undefined && Object.keys(request.body).length > 0) {
+              throw new AppError('APPROVAL_ON_CONTROL', { params: { executionId: id, nodeId } });
+            }
+            return executions.controlNode(id, nodeId, action);
+          },
+        );
+        const node = entry.nodes.find((candidate) => candidate.nodeId === nodeId);
+        return Promise.resolve(
+          respond(reply, 200, `Node ${path} applied`, {
+            executionId: entry.executionId,
+            nodeId,
+            status: node?.status ?? null,
+          }),
+        );
+      },
+    );
+  }
+  api.get(
+    '/api/executions/:id/breakpoints',
+    { schema: { params: z.object({ id: z.string() }) } },
+    (request, reply) =>
+      Promise.resolve(
+        respond(reply, 200, 'Breakpoints', { nodeIds: executions.breakpoints(request.params.id) }),
+      ),
+  );
+  api.put(
+    '/api/executions/:id/breakpoints',
+    { schema: { params: z.object({ id: z.string() }), body: breakpointsBody } },
+    (request, reply) => {
+      const { id } = request.params;
+      const nodeIds = audited(audit, request, { command: 'BREAKPOINTS', executionId: id }, () =>
+        executions.setBreakpoints(id, request.body.nodeIds),
+      );
+      return Promise.resolve(respond(reply, 200, 'Breakpoints set', { nodeIds }));
+    },
+  );
 }

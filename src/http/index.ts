@@ -13,7 +13,12 @@ export { registerExecutionRoutes } from './executions.routes.js';
 export { ACTUATOR_ENDPOINTS, registerActuatorRoutes } from './actuator.routes.js';
 export type { ActuatorOptions } from './actuator.routes.js';
 export { API_VERSION, registerOpenApi, registerOpenApiRoutes } from './openapi.js';
-export { audited, auditActor, registerControlRoutes } from './control.routes.js';
+export {
+  auditActor,
+  audited,
+  registerControlRoutes,
+  registerExecutionControlRoutes,
+} from './control.routes.js';
 export { registerEventRoutes } from './events.routes.js';
 export { SseStream, lastEventId } from './sse.js';
 export type { SseOptions } from './sse.js';

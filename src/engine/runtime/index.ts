@@ -3,7 +3,7 @@ export type { PlannedNode, PrepareOptions, WorkflowPlan } from './plan.js';
 export { ManualScheduler, RunClock, realTimers } from './run-clock.js';
 export type { TimerHandle, TimerScheduler } from './run-clock.js';
 export { childMessageId, sourceMessageId } from './message-ids.js';
-export { WorkflowRun, isTerminalNodeStatus } from './workflow-run.js';
+export { WorkflowRun, isNodeEnded, isTerminalNodeStatus } from './workflow-run.js';
 export type {
   ConfigResolver,
   EngineLogger,

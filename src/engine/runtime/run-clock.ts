@@ -1,7 +1,7 @@
 // One clock per run for every timer the run has (run deadline, node deadline and idle
-// timeouts, element timeouts, plugin sleeps). Pausing freezes all of them and resuming
-// re-arms each with the time it had left, so a pause never causes a timeout (SPEC States
-// and transitions, rule 1).
+// timeouts, element timeouts, plugin sleeps), with a child clock per node. Pausing freezes the
+// timers below and resuming re-arms each with the time it had left, so a pause never causes a
+// timeout (SPEC States and transitions, rule 1).
 import type { Clock } from '../../core/index.js';
 
 export type { Timer };
@@ -56,34 +56,65 @@ class Timer implements TimerHandle {
   }
 }
 
+/** What a run's clock and the node clocks below it share: one per run. */
+interface SharedTimers {
+  readonly clock: Clock;
+  readonly scheduler: TimerScheduler;
+  /** Every timer of the run, whichever clock it belongs to; made on first use. */
+  timers: Set<Timer> | undefined;
+  /** Time the run's clock spent paused, excluding the current pause. */
+  pausedTotal: number;
+  pausedAt: number;
+}
+
+/**
+ * A run's clock, or a node's clock below it (`child`). A clock is frozen while it is paused or
+ * while its parent is frozen (unless it is independent), so pausing the run freezes every
+ * node's timers and pausing a node freezes only its own. A frozen timer keeps the time it had
+ * left and gets it back when its clock thaws. A node clock is four fields: everything else,
+ * the timers included, is held once per run, since many runs sit parked.
+ */
 export class RunClock {
-  readonly #clock: Clock;
-  readonly #scheduler: TimerScheduler;
-  readonly #timers = new Set<Timer>();
+  #shared: SharedTimers;
+  #parent: RunClock | undefined;
   #paused = false;
-  /** Run time already spent while running, excluding pauses. */
-  #pausedTotal = 0;
-  #pausedAt = 0;
+  #independent = false;
 
   constructor(clock: Clock, scheduler: TimerScheduler = realTimers) {
-    this.#clock = clock;
-    this.#scheduler = scheduler;
+    this.#shared = { clock, scheduler, timers: undefined, pausedTotal: 0, pausedAt: 0 };
+  }
+
+  /** A clock whose timers also freeze whenever this one is frozen: one per node of a run. */
+  child(): RunClock {
+    const child = new RunClock(this.#shared.clock, this.#shared.scheduler);
+    child.#shared = this.#shared;
+    child.#parent = this;
+    return child;
   }
 
   /** Wall-clock time, for records and plugins. */
   now(): number {
-    return this.#clock.now();
+    return this.#shared.clock.now();
   }
 
+  /** Paused by its own `pause`. */
   get paused(): boolean {
     return this.#paused;
   }
 
-  /** Calls `callback` once `ms` of unpaused time has passed. */
+  /** Timers stand still: paused, or the parent is frozen and this clock is not independent. */
+  get frozen(): boolean {
+    return (
+      this.#paused || (!this.#independent && this.#parent !== undefined && this.#parent.frozen)
+    );
+  }
+
+  /** Calls `callback` once `ms` of unfrozen time has passed. */
   after(ms: number, callback: () => void): TimerHandle {
-    const timer = new Timer(this, callback, ms, this.#clock.now());
-    this.#timers.add(timer);
-    if (!this.#paused) this.#arm(timer);
+    const shared = this.#shared;
+    const timer = new Timer(this, callback, ms, shared.clock.now());
+    (shared.timers ??= new Set()).add(timer);
+    if (!this.frozen) this.#arm(timer);
     return timer;
   }
 
@@ -91,16 +122,16 @@ export class RunClock {
   cancelTimer(timer: Timer): void {
     if (timer.done) return;
     timer.done = true;
-    this.#timers.delete(timer);
-    if (timer.handle !== undefined) this.#scheduler.clearTimeout(timer.handle);
+    this.#shared.timers?.delete(timer);
+    if (timer.handle !== undefined) this.#shared.scheduler.clearTimeout(timer.handle);
   }
 
   /** @internal */
   forgetTimer(timer: Timer): void {
-    this.#timers.delete(timer);
+    this.#shared.timers?.delete(timer);
   }
 
-  /** Resolves after `ms` of unpaused time; rejects with the signal's reason on abort. */
+  /** Resolves after `ms` of unfrozen time; rejects with the signal's reason on abort. */
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) {
@@ -122,39 +153,72 @@ export class RunClock {
   pause(): void {
     if (this.#paused) return;
     this.#paused = true;
-    const now = this.#clock.now();
-    this.#pausedAt = now;
-    for (const timer of this.#timers) {
-      if (timer.handle !== undefined) this.#scheduler.clearTimeout(timer.handle);
-      timer.handle = undefined;
-      timer.remaining = Math.max(0, timer.remaining - (now - timer.armedAt));
-    }
+    if (this.#parent === undefined) this.#shared.pausedAt = this.now();
+    this.#update();
   }
 
   resume(): void {
     if (!this.#paused) return;
     this.#paused = false;
-    this.#pausedTotal += this.#clock.now() - this.#pausedAt;
-    for (const timer of this.#timers) this.#arm(timer);
+    const shared = this.#shared;
+    if (this.#parent === undefined) shared.pausedTotal += this.now() - shared.pausedAt;
+    this.#update();
   }
 
-  /** Total time spent paused. */
+  /**
+   * An independent clock runs even while its parent is frozen (never while it is paused
+   * itself): a step lets one node of a paused run work on one message with time flowing, so a
+   * delay or a retry backoff inside the step completes.
+   */
+  setIndependent(independent: boolean): void {
+    if (this.#independent === independent) return;
+    this.#independent = independent;
+    this.#update();
+  }
+
+  /** Total time the run's clock has spent paused. */
   get pausedMs(): number {
-    return this.#pausedTotal + (this.#paused ? this.#clock.now() - this.#pausedAt : 0);
+    const shared = this.#shared;
+    return shared.pausedTotal + (this.#runPaused() ? this.now() - shared.pausedAt : 0);
   }
 
-  /** Cancels every timer: the run has ended. */
+  #runPaused(): boolean {
+    return this.#parent === undefined ? this.#paused : this.#parent.#runPaused();
+  }
+
+  /** Cancels every timer of the run, whichever clock it belongs to: the run has ended. */
   dispose(): void {
-    for (const timer of this.#timers) {
+    const { timers, scheduler } = this.#shared;
+    if (timers === undefined) return;
+    for (const timer of timers) {
       timer.done = true;
-      if (timer.handle !== undefined) this.#scheduler.clearTimeout(timer.handle);
+      if (timer.handle !== undefined) scheduler.clearTimeout(timer.handle);
     }
-    this.#timers.clear();
+    timers.clear();
+  }
+
+  /**
+   * Freezes each armed timer whose clock is now frozen and arms each frozen timer whose clock
+   * thawed. Every timer of the run is looked at: controls are rare and timers few.
+   */
+  #update(): void {
+    const { timers, scheduler } = this.#shared;
+    const now = this.now();
+    for (const timer of timers ?? []) {
+      const frozen = timer.clock.frozen;
+      if (frozen && timer.handle !== undefined) {
+        scheduler.clearTimeout(timer.handle);
+        timer.handle = undefined;
+        timer.remaining = Math.max(0, timer.remaining - (now - timer.armedAt));
+      } else if (!frozen && timer.handle === undefined) {
+        this.#arm(timer);
+      }
+    }
   }
 
   #arm(timer: Timer): void {
-    timer.armedAt = this.#clock.now();
-    timer.handle = this.#scheduler.setTimeout(fireTimer, timer.remaining, timer);
+    timer.armedAt = this.now();
+    timer.handle = this.#shared.scheduler.setTimeout(fireTimer, timer.remaining, timer);
   }
 }
 

@@ -1,99 +1,15 @@
 // The stream engine through its own surface: streams, ids, retries, onError, timeouts,
 // trigger rules and cancellation (SPEC "What the service does", "States and transitions").
 import { describe, expect, it } from 'vitest';
-import { ManualClock, systemClock } from '../../core/index.js';
 import { StepFailure } from '../../plugin-api/index.js';
-import type { Emit, Message, NodeRuntime } from '../../plugin-api/index.js';
-import { createTestCatalog } from '../dag/test-catalog.js';
-import type { TestPluginType } from '../dag/test-catalog.js';
-import type { EdgeDefinition, NodeDefinition } from '../dag/model.js';
-import { prepareWorkflow } from './plan.js';
-import { ManualScheduler, RunClock } from './run-clock.js';
-import { WorkflowRun } from './workflow-run.js';
-import type { NodeState, RunLogEntry } from './workflow-run.js';
-
-interface Harness {
-  readonly run: WorkflowRun;
-  readonly results: Map<string, Message[]>;
-  readonly logs: RunLogEntry[];
-  readonly changes: { nodeId: string; status: string }[];
-  readonly scheduler: ManualScheduler | undefined;
-  node(nodeId: string): NodeState;
-}
-
-const source = (payloads: readonly unknown[]): TestPluginType => ({
-  kind: 'trigger',
-  runtime: () => ({
-    async *run() {
-      for (const payload of payloads) yield await Promise.resolve({ payload });
-    },
-  }),
-});
-
-const processor = (
-  process: (message: Message) => Emit | Emit[] | undefined | Promise<Emit | Emit[] | undefined>,
-): TestPluginType => ({
-  kind: 'processor',
-  runtime: (): NodeRuntime => ({ process }),
-});
-
-const sink: TestPluginType = { kind: 'terminal', runtime: () => ({ process: () => undefined }) };
-
-function harness(
-  types: Record<string, TestPluginType>,
-  nodes: NodeDefinition[],
-  edges: EdgeDefinition[],
-  options: { manualTime?: boolean; deadlineMs?: number; capacity?: number } = {},
-): Harness {
-  const catalog = createTestCatalog({ ...types, SINK: sink });
-  const plan = prepareWorkflow({ workflowId: 'w', description: '', nodes, edges }, catalog, {
-    workers: false,
-  });
-  const manual = options.manualTime === true ? new ManualClock() : undefined;
-  const scheduler = manual ? new ManualScheduler(manual) : undefined;
-  const clock = new RunClock(manual ?? systemClock, scheduler);
-  const results = new Map<string, Message[]>();
-  const logs: RunLogEntry[] = [];
-  const changes: { nodeId: string; status: string }[] = [];
-  const run = new WorkflowRun({
-    executionId: 'e1',
-    sessionId: 's1',
-    workflowId: 'w',
-    lineage: 'e1',
-    startPayload: undefined,
-    plan,
-    clock,
-    deadlineMs: options.deadlineMs,
-    channelCapacity: options.capacity,
-    logger: { isLevelEnabled: () => false, trace: () => undefined },
-    runSubWorkflow: () => Promise.resolve([]),
-    listener: {
-      nodeChanged: (state) => changes.push({ nodeId: state.nodeId, status: state.status }),
-      result: (nodeId, message) => results.set(nodeId, [...(results.get(nodeId) ?? []), message]),
-      log: (entry) => logs.push(entry),
-      edgeDropped: () => undefined,
-    },
-  });
-  return {
-    run,
-    results,
-    logs,
-    changes,
-    scheduler,
-    node: (nodeId) => {
-      const state = run.nodes.find((candidate) => candidate.nodeId === nodeId);
-      if (!state) throw new Error(`no node ${nodeId}`);
-      return state;
-    },
-  };
-}
-
-const chain = (...ids: string[]): EdgeDefinition[] =>
-  ids.slice(1).map((target, index) => ({ source: ids[index] ?? '', target }));
-
-async function tick(times = 5): Promise<void> {
-  for (let i = 0; i < times; i++) await new Promise((resolve) => setImmediate(resolve));
-}
+import type { Message } from '../../plugin-api/index.js';
+import {
+  chainOf as chain,
+  createTestRun as harness,
+  processorOf as processor,
+  sourceOf as source,
+  tick,
+} from './test-run.js';
 
 describe('WorkflowRun: messages flow (SPEC What the service does)', () => {
   it('runs a linear workflow to COMPLETED and delivers every message in order to the terminal', async () => {

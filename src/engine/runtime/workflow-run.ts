@@ -1,6 +1,8 @@
 // One run of a prepared workflow: a task per node joined by bounded channels. The runner
-// wraps every plugin the same way: retries with backoff, element and idle timeouts, onError,
-// trigger rules, results, accounting, and cancellation (SPEC "States and transitions").
+// wraps every plugin the same way: control gates, retries with backoff, element and idle
+// timeouts, onError, trigger rules, results, accounting, and cancellation (SPEC "States and
+// transitions", CONTRACT section 4 run and node controls).
+import { AppError } from '../../core/index.js';
 import { DEFAULT_SAFEGUARDS, StepFailure, isStreamNode } from '../../plugin-api/index.js';
 import type {
   Emit,
@@ -18,6 +20,7 @@ import type {
 import { Channel, DroppingChannel, END } from '../streams/channel.js';
 import type { NodeInput } from '../streams/channel.js';
 import { childMessageId, sourceMessageId } from './message-ids.js';
+import { NodeGate } from './node-gate.js';
 import type { PlannedNode, WorkflowPlan } from './plan.js';
 import type { RunClock, TimerHandle } from './run-clock.js';
 
@@ -67,6 +70,8 @@ export interface RunLogEntry {
 /** What a run tells the outside world. Calls are synchronous and must not throw. */
 export interface RunListener {
   nodeChanged(state: Readonly<NodeState>): void;
+  /** The run was paused or resumed (CONTRACT section 1 execution statuses). */
+  runChanged?(status: 'RUNNING' | 'PAUSED'): void;
   /** A message a terminal node received: a result (CONTRACT section 1). */
   result(nodeId: string, message: Message): void;
   log(entry: RunLogEntry): void;
@@ -117,12 +122,12 @@ export interface RunOutcome {
 const DEFAULT_CAPACITY = 64;
 const MAX_BACKOFF_MS = 30_000;
 const FIRST_ATTEMPT: MessageHeaders = Object.freeze({ attempt: 1 });
+/** SKIPPED is missing on purpose: a skipped node shows it while it still passes messages. */
 const TERMINAL_STATUSES: ReadonlySet<NodeStatus> = new Set([
   'COMPLETED',
   'FAILURE',
   'TIMED_OUT',
   'UPSTREAM_FAILED',
-  'SKIPPED',
   'STOPPED',
   'CANCELLED',
 ]);
@@ -134,9 +139,22 @@ const FAILED_STATUSES: ReadonlySet<NodeStatus> = new Set([
   'STOPPED',
 ]);
 
+/**
+ * Whether a status is one only an ended node has. SKIPPED is not: a node shows it while it is
+ * skipped and still passing messages, and ends with it only when it ends skipped; ask
+ * `isNodeEnded` whether a node has ended.
+ */
 export function isTerminalNodeStatus(status: NodeStatus): boolean {
   return TERMINAL_STATUSES.has(status);
 }
+
+/** Whether a node has ended; its status is then final. */
+export function isNodeEnded(state: Readonly<NodeState>): boolean {
+  return state.endedAt !== null;
+}
+
+/** How a node control reads in `NODE_NOT_CONTROLLABLE`: "Node 'x' cannot be paused". */
+type NodeAction = 'paused' | 'resumed' | 'stepped' | 'stopped' | 'skipped' | 'unskipped';
 
 /** A node's log: one object per node, its lines go to the run's listener. */
 class ListenerLog implements NodeLog {
@@ -193,10 +211,24 @@ class RunNodeContext implements NodeContext {
   #aborted = false;
   #log: NodeLog | undefined;
   #sleepers: Set<Sleeper> | undefined;
+  #clock: RunClock | undefined;
 
   constructor(scope: RunScope, nodeId: string) {
     this.#scope = scope;
     this.nodeId = nodeId;
+  }
+
+  /**
+   * @internal The node's own clock, below the run's: every timer of the node, so that pausing
+   * the node freezes them. Made on first use; most nodes of a parked run never need one.
+   */
+  get clock(): RunClock {
+    return (this.#clock ??= this.#scope.clock.child());
+  }
+
+  /** @internal The node's clock if it has been made. */
+  get existingClock(): RunClock | undefined {
+    return this.#clock;
   }
 
   get executionId(): string {
@@ -246,7 +278,7 @@ class RunNodeContext implements NodeContext {
   sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
     const own = options?.signal;
     if (own === undefined && this.#controller === undefined) return this.#sleepWithoutSignal(ms);
-    return this.#scope.clock.sleep(
+    return this.clock.sleep(
       ms,
       own === undefined ? this.signal : AbortSignal.any([this.signal, own]),
     );
@@ -270,7 +302,7 @@ class RunNodeContext implements NodeContext {
         reject: (reason) => {
           reject(reason instanceof Error ? reason : new Error('Node ended'));
         },
-        timer: this.#scope.clock.after(ms, () => {
+        timer: this.clock.after(ms, () => {
           this.#sleepers?.delete(sleeper);
           resolve();
         }),
@@ -321,10 +353,17 @@ export class WorkflowRun {
   readonly #parentsEnded: number[];
   readonly #parentsSucceeded: number[];
   readonly #trace: boolean;
+  /** How the run ends or ended: set when an end begins, or when the last node finished. */
   #ending: RunOutcome | undefined;
   #resolveDone: (outcome: RunOutcome) => void = () => undefined;
   #started = false;
   #deadline: TimerHandle | undefined;
+  /**
+   * One gate per node, made all at once by the first control: a run nobody steers never
+   * allocates them, and its runners see `undefined` and go straight on.
+   */
+  #gates: readonly NodeGate[] | undefined;
+  #paused = false;
 
   constructor(options: RunOptions) {
     this.#options = options;
@@ -398,8 +437,215 @@ export class WorkflowRun {
     this.#end({ status: 'STOPPED', error: reason }, 'STOPPED');
   }
 
+  /** The run has ended, or is ending. */
   get ended(): boolean {
     return this.#ending !== undefined;
+  }
+
+  // --- controls (CONTRACT section 4 run and node controls) ------------------------------
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /**
+   * Freezes every clock of the run (SPEC States and transitions rule 1: a pause never causes
+   * a timeout) and closes every gate: no node takes another message until `resume`; work
+   * already inside a plugin call goes on.
+   */
+  pause(): void {
+    this.#assertActive();
+    if (this.#paused) return;
+    this.#paused = true;
+    this.#options.clock.pause();
+    this.#options.listener.runChanged?.('PAUSED');
+    for (const gate of this.#controlGates()) gate.setRunPaused(true);
+  }
+
+  /** Ends a run pause and lets every message held at a breakpoint go on. */
+  resume(): void {
+    this.#assertActive();
+    if (this.#paused) {
+      this.#paused = false;
+      this.#options.clock.resume();
+      this.#options.listener.runChanged?.('RUNNING');
+    }
+    // No gates: nothing was ever paused or held.
+    for (const gate of this.#gates ?? []) gate.resumeRun();
+  }
+
+  /**
+   * On a paused run, lets exactly one message through one node: the first node in topological
+   * order that waits at its gate (holding a message or, for a source, about to ask for one),
+   * unless the node is paused on its own. Answers that node's id, or null when none waits.
+   */
+  step(): string | null {
+    this.#assertActive();
+    if (!this.#paused) {
+      throw new AppError('EXECUTION_NOT_PAUSED', {
+        params: { executionId: this.#options.executionId },
+      });
+    }
+    for (const gate of this.#controlGates()) {
+      if (!gate.waiting || gate.paused || this.#hasEnded(gate.index)) continue;
+      gate.step();
+      return this.#plan.nodes[gate.index]?.nodeId ?? null;
+    }
+    return null;
+  }
+
+  /** Closes one node's gate and freezes its clock; the rest of the run goes on. */
+  pauseNode(nodeId: string): void {
+    this.#gateFor(this.#controllable(nodeId, 'paused')).setPaused(true);
+  }
+
+  /** Ends the node's own pause and lets a message held at its breakpoint go on. */
+  resumeNode(nodeId: string): void {
+    this.#gateFor(this.#controllable(nodeId, 'resumed')).resume();
+  }
+
+  /**
+   * Lets one message through a held node (paused, run paused, or at a breakpoint): the one
+   * waiting now, or else the next to arrive. Nothing happens to a node nothing holds.
+   */
+  stepNode(nodeId: string): void {
+    this.#gateFor(this.#controllable(nodeId, 'stepped')).step();
+  }
+
+  /** Ends one node STOPPED at once; under the default trigger rule its children fail upstream. */
+  stopNode(nodeId: string): void {
+    const node = this.#controllable(nodeId, 'stopped');
+    this.#endFromOutside(node.index, new NodeEnd('STOPPED', 'Stopped by a node control'));
+  }
+
+  /**
+   * Passes each message on unchanged on port `out` without calling the plugin, until
+   * `unskipNode`. Only processors: a trigger has nothing to pass and a terminal nowhere to.
+   */
+  skipNode(nodeId: string): void {
+    this.#gateFor(this.#controllable(nodeId, 'skipped', true)).setSkipped(true);
+  }
+
+  unskipNode(nodeId: string): void {
+    this.#gateFor(this.#controllable(nodeId, 'unskipped', true)).setSkipped(false);
+  }
+
+  /** Replaces the set of breakpoints: each of those nodes holds every message before taking it. */
+  setBreakpoints(nodeIds: readonly string[]): void {
+    const wanted = new Set(nodeIds.map((nodeId) => this.#node(nodeId).index));
+    this.#assertActive();
+    for (const gate of this.#controlGates()) gate.setBreakpoint(wanted.has(gate.index));
+  }
+
+  /** Nodes with a breakpoint, in topological order. */
+  get breakpoints(): string[] {
+    return (this.#gates ?? []).flatMap((gate) =>
+      gate.breakpoint ? [this.#plan.nodes[gate.index]?.nodeId ?? ''] : [],
+    );
+  }
+
+  #node(nodeId: string): PlannedNode {
+    const node = this.#plan.byId.get(nodeId);
+    if (node === undefined) {
+      throw new AppError('NODE_NOT_FOUND', {
+        params: { nodeId, executionId: this.#options.executionId },
+      });
+    }
+    return node;
+  }
+
+  /** Checks what does not change first (the node, its kind), then the run and the node. */
+  #controllable(nodeId: string, action: NodeAction, processorsOnly = false): PlannedNode {
+    const node = this.#node(nodeId);
+    if (processorsOnly && node.kind !== 'processor') {
+      throw new AppError('NOT_A_PROCESSOR', { params: { nodeId, kind: node.kind } });
+    }
+    this.#assertActive();
+    if (this.#hasEnded(node.index)) {
+      throw new AppError('NODE_NOT_CONTROLLABLE', { params: { nodeId, action } });
+    }
+    return node;
+  }
+
+  #assertActive(): void {
+    if (this.#ending === undefined) return;
+    throw new AppError('EXECUTION_NOT_ACTIVE', {
+      params: { executionId: this.#options.executionId, status: this.#ending.status },
+    });
+  }
+
+  /** Ended, or being ended from outside and about to be. */
+  #hasEnded(index: number): boolean {
+    return this.#finished[index] === true || this.#pendingEnds[index] !== undefined;
+  }
+
+  #controlGates(): readonly NodeGate[] {
+    if (this.#gates === undefined) {
+      const changed = (gate: NodeGate): void => {
+        this.#showControl(gate);
+      };
+      this.#gates = this.#plan.nodes.map((node) => new NodeGate(node.index, changed));
+    }
+    return this.#gates;
+  }
+
+  #gateFor(node: PlannedNode): NodeGate {
+    const gate = this.#controlGates()[node.index];
+    if (gate === undefined) throw new Error(`No gate for node ${node.index}`);
+    return gate;
+  }
+
+  /**
+   * Shows a gate's state in the node's status and clock. The node's own clock stands still
+   * while it is paused or holds a message at its breakpoint, and runs during a step even on
+   * a paused run, so that the stepped message can be dealt with.
+   */
+  #showControl(gate: NodeGate): void {
+    const index = gate.index;
+    if (this.#hasEnded(index)) return;
+    const context = this.#contexts[index];
+    const hold = (gate.paused || gate.atBreakpoint) && !gate.stepping;
+    // A clock made now starts as its parent is; only a hold or a step needs one made.
+    const clock = hold || gate.stepping ? context?.clock : context?.existingClock;
+    if (clock !== undefined) {
+      if (hold) clock.pause();
+      else clock.resume();
+      clock.setIndependent(gate.stepping);
+    }
+    this.#showStatus(index);
+  }
+
+  /**
+   * A node's live status: WAITING while it holds a message at its breakpoint, PAUSED while
+   * paused (a run pause shows only on nodes that have started) unless a step lets it work,
+   * SKIPPED while skipped, and otherwise RUNNING once it has started.
+   */
+  #liveStatus(index: number): NodeStatus {
+    const state = this.#state(index);
+    const started = state.startedAt !== null;
+    const gate = this.#gates?.[index];
+    if (gate === undefined) return started ? 'RUNNING' : 'PENDING';
+    if (gate.waiting && gate.atBreakpoint) return 'WAITING';
+    if (!gate.stepping && (gate.paused || (gate.runPaused && started))) return 'PAUSED';
+    if (gate.skipped) return 'SKIPPED';
+    // A stepped node is taking its message: RUNNING from the step on, even before it starts.
+    return started || gate.stepping ? 'RUNNING' : 'PENDING';
+  }
+
+  #showStatus(index: number): void {
+    if (this.#hasEnded(index)) return;
+    const state = this.#state(index);
+    const status = this.#liveStatus(index);
+    if (state.status === status) return;
+    state.status = status;
+    this.#options.listener.nodeChanged(state);
+  }
+
+  /** The node takes its first message (a trigger: it starts). */
+  #markStarted(index: number): void {
+    const state = this.#state(index);
+    state.startedAt = this.#options.clock.now();
+    this.#showStatus(index);
   }
 
   #state(index: number): NodeState {
@@ -434,22 +680,13 @@ export class WorkflowRun {
 
   /** Tells a node's task and plugin to stop; false when the node has ended already. */
   #markEnded(index: number, end: NodeEnd): boolean {
-    const state = this.#state(index);
-    if (isTerminalNodeStatus(state.status) || this.#pendingEnds[index] !== undefined) return false;
+    if (this.#hasEnded(index)) return false;
     this.#pendingEnds[index] = end;
     this.#contexts[index]?.abort(end);
     this.#inputs[index]?.cancel();
+    // A task held at its gate goes on, finds the end and leaves.
+    this.#gates?.[index]?.wake();
     return true;
-  }
-
-  #setStatus(state: NodeState, status: NodeStatus, error: string | null = null): void {
-    if (isTerminalNodeStatus(state.status)) return;
-    const now = this.#options.clock.now();
-    if (status === 'RUNNING' && state.startedAt === null) state.startedAt = now;
-    if (isTerminalNodeStatus(status)) state.endedAt = now;
-    state.status = status;
-    if (error !== null) state.error = error;
-    this.#options.listener.nodeChanged(state);
   }
 
   async #runNode(node: PlannedNode): Promise<void> {
@@ -462,14 +699,14 @@ export class WorkflowRun {
       const runtime = this.#createRuntime(node);
       if (node.settings.deadlineMs !== undefined) {
         const ms = node.settings.deadlineMs;
-        deadline = this.#options.clock.after(ms, () => {
+        deadline = context.clock.after(ms, () => {
           this.#endFromOutside(
             node.index,
             new NodeEnd('TIMED_OUT', `Node deadline of ${ms} ms passed`),
           );
         });
       }
-      if (node.kind === 'trigger') this.#setStatus(state, 'RUNNING');
+      if (node.kind === 'trigger') this.#markStarted(node.index);
       if (isStreamNode(runtime)) {
         await this.#runStream(node, runtime, context);
       } else {
@@ -482,8 +719,14 @@ export class WorkflowRun {
             let next = input.receive();
             if (next instanceof Promise) next = await next;
             if (next === END || this.#pendingEnds[node.index] !== undefined) break;
-            this.#accept(node, state, next);
-            const pending = this.#handle(node, runtime, context, next);
+            let pending: Promise<void> | undefined;
+            const gate = this.#gates?.[node.index];
+            if (gate === undefined || gate.free) {
+              this.#accept(node, state, next);
+              pending = this.#handle(node, runtime, context, next);
+            } else {
+              pending = this.#throughGate(node, gate, runtime, context, next);
+            }
             if (pending !== undefined) await pending;
           }
         } finally {
@@ -538,6 +781,9 @@ export class WorkflowRun {
     ) {
       return new NodeEnd('UPSTREAM_FAILED', 'No parent completed');
     }
+    // The final status is decided here, when the node really ends: one skipped at its end
+    // ends SKIPPED, which its children count as success.
+    if (this.#gates?.[node.index]?.skipped === true) return new NodeEnd('SKIPPED', '');
     return new NodeEnd('COMPLETED', '');
   }
 
@@ -545,11 +791,13 @@ export class WorkflowRun {
     if (this.#finished[node.index] === true) return;
     this.#finished[node.index] = true;
     const state = this.#state(node.index);
-    if (state.startedAt === null && outcome.status !== 'UPSTREAM_FAILED') {
-      state.startedAt = this.#options.clock.now();
-    }
-    this.#setStatus(state, outcome.status, outcome.status === 'COMPLETED' ? null : outcome.message);
-    const succeeded = outcome.status === 'COMPLETED';
+    const now = this.#options.clock.now();
+    if (state.startedAt === null && outcome.status !== 'UPSTREAM_FAILED') state.startedAt = now;
+    const succeeded = outcome.status === 'COMPLETED' || outcome.status === 'SKIPPED';
+    state.endedAt = now;
+    state.status = outcome.status;
+    if (!succeeded) state.error = outcome.message;
+    this.#options.listener.nodeChanged(state);
     // Completion flows downstream: children see END once every edge into them has closed.
     for (const edgeTarget of this.#edgeTargets(node)) this.#inputs[edgeTarget]?.closeWriter();
     for (const child of node.children) this.#parentEnded(child, node, succeeded);
@@ -565,7 +813,8 @@ export class WorkflowRun {
     if (++this.#finishedCount === this.#plan.nodes.length) {
       this.#deadline?.cancel();
       this.#options.clock.dispose();
-      this.#resolveDone(this.#ending ?? { status: 'COMPLETED', error: null });
+      this.#ending ??= { status: 'COMPLETED', error: null };
+      this.#resolveDone(this.#ending);
     }
   }
 
@@ -594,7 +843,7 @@ export class WorkflowRun {
 
   /** Counts and records a message the node takes in. */
   #accept(node: PlannedNode, state: NodeState, message: Message): void {
-    if (state.status === 'PENDING') this.#setStatus(state, 'RUNNING');
+    if (state.startedAt === null) this.#markStarted(node.index);
     state.messagesIn++;
     if (this.#trace) {
       this.#options.logger.trace(
@@ -608,6 +857,55 @@ export class WorkflowRun {
       );
     }
     if (node.kind === 'terminal') this.#options.listener.result(node.nodeId, message);
+  }
+
+  /**
+   * The slow path of a message through a gate that is closed, skipping or in a step: waits
+   * while the gate holds the node, then passes the message on unchanged (skipped) or hands it
+   * to the plugin, and closes a step once the message has been dealt with.
+   */
+  #throughGate(
+    node: PlannedNode,
+    gate: NodeGate,
+    runtime: MessageProcessor,
+    ctx: NodeContext,
+    message: Message,
+  ): Promise<void> | undefined {
+    const waiting = gate.open ? undefined : gate.arrive();
+    if (waiting !== undefined) {
+      return waiting.then(() => this.#pastGate(node, gate, runtime, ctx, message));
+    }
+    return this.#pastGate(node, gate, runtime, ctx, message);
+  }
+
+  #pastGate(
+    node: PlannedNode,
+    gate: NodeGate,
+    runtime: MessageProcessor,
+    ctx: NodeContext,
+    message: Message,
+  ): Promise<void> | undefined {
+    // Ended while held: the message is dropped like everything else in its input.
+    if (this.#pendingEnds[node.index] !== undefined) return undefined;
+    this.#accept(node, this.#state(node.index), message);
+    const pending = gate.skipped
+      ? this.#passThrough(node, message)
+      : this.#handle(node, runtime, ctx, message);
+    if (!gate.stepping) return pending;
+    if (pending === undefined) {
+      gate.endStep();
+      return undefined;
+    }
+    return pending.finally(() => {
+      gate.endStep();
+    });
+  }
+
+  /** A skipped node's output: the message unchanged on port `out`, with a derived id. */
+  #passThrough(node: PlannedNode, message: Message): Promise<void> | undefined {
+    return this.#emit(node, childMessageId(message.id, node.key, 0), message.headers, {
+      payload: message.payload,
+    });
   }
 
   /** Processes one message; answers undefined when everything happened synchronously. */
@@ -653,7 +951,7 @@ export class WorkflowRun {
     const elementMs = perMessage ? node.settings.elementTimeoutMs : undefined;
     const idleMs = node.idleTimeoutMs;
     if (elementMs === undefined && idleMs === undefined) return work;
-    const { clock } = this.#options;
+    const clock = this.#clockOf(node);
     return new Promise<T>((resolve, reject) => {
       const timers: TimerHandle[] = [];
       if (elementMs !== undefined) {
@@ -699,7 +997,7 @@ export class WorkflowRun {
     if (retryable && attempt < maxAttempts) {
       state.retries++;
       const delay = Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** (attempt - 1));
-      if (delay > 0) await this.#options.clock.sleep(delay, ctx.signal);
+      if (delay > 0) await this.#clockOf(node).sleep(delay, ctx.signal);
       const next: Message = {
         id: message.id,
         payload: message.payload,
@@ -729,15 +1027,33 @@ export class WorkflowRun {
     }
   }
 
+  /** The node's own clock: its timers freeze when the node or the run is paused. */
+  #clockOf(node: PlannedNode): RunClock {
+    return this.#contexts[node.index]?.clock ?? this.#options.clock;
+  }
+
   // --- whole-stream plugins ------------------------------------------------------------
 
   async #runStream(node: PlannedNode, runtime: StreamNode, ctx: NodeContext): Promise<void> {
     const output = runtime.run(this.#inputStream(node), ctx);
     const iterator =
       Symbol.asyncIterator in output ? output[Symbol.asyncIterator]() : output[Symbol.iterator]();
+    // A source's gate stands before each emit it is asked for; a node with input has its
+    // gate on the input (`#inputStream`), so what it emits for a taken message flows on.
+    const source = this.#inputs[node.index] === undefined;
     let index = 0;
     try {
       for (;;) {
+        if (source) {
+          const gate = this.#gates?.[node.index];
+          if (gate !== undefined && !gate.free) {
+            // The step, if any, covered the emit just made.
+            gate.endStep();
+            const waiting = gate.open ? undefined : gate.arrive();
+            if (waiting !== undefined) await waiting;
+            if (this.#pendingEnds[node.index] !== undefined) return;
+          }
+        }
         let next = iterator.next();
         if (next instanceof Promise) next = await this.#guard(node, next, false);
         if (next.done === true || this.#pendingEnds[node.index] !== undefined) return;
@@ -766,8 +1082,24 @@ export class WorkflowRun {
       let next = input.receive();
       if (next instanceof Promise) next = await next;
       if (next === END || this.#pendingEnds[node.index] !== undefined) return;
+      const gate = this.#gates?.[node.index];
+      if (gate === undefined || gate.free) {
+        this.#accept(node, state, next);
+        yield next;
+        continue;
+      }
+      const waiting = gate.open ? undefined : gate.arrive();
+      if (waiting !== undefined) await waiting;
+      if (this.#pendingEnds[node.index] !== undefined) return;
       this.#accept(node, state, next);
-      yield next;
+      if (gate.skipped) {
+        const pending = this.#passThrough(node, next);
+        if (pending !== undefined) await pending;
+      } else {
+        yield next;
+      }
+      // The plugin asks for more: it has dealt with the stepped message.
+      gate.endStep();
     }
   }
 

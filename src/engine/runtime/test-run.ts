@@ -1,0 +1,132 @@
+// Runs of small workflows made from plain plugin data, with everything the run reports
+// recorded, for the engine's own tests. Waits are bounded: a test never sleeps and hopes.
+import { ManualClock, systemClock } from '../../core/index.js';
+import type { Emit, Message, NodeRuntime } from '../../plugin-api/index.js';
+import type { EdgeDefinition, NodeDefinition } from '../dag/model.js';
+import { createTestCatalog } from '../dag/test-catalog.js';
+import type { TestPluginType } from '../dag/test-catalog.js';
+import { prepareWorkflow } from './plan.js';
+import { ManualScheduler, RunClock } from './run-clock.js';
+import { WorkflowRun } from './workflow-run.js';
+import type { NodeState, NodeStatus, RunLogEntry } from './workflow-run.js';
+
+export interface TestRun {
+  readonly run: WorkflowRun;
+  readonly results: Map<string, Message[]>;
+  readonly logs: RunLogEntry[];
+  /** Every `nodeChanged`, in order. */
+  readonly changes: { nodeId: string; status: NodeStatus }[];
+  /** Every `runChanged`, in order. */
+  readonly runChanges: ('RUNNING' | 'PAUSED')[];
+  /** Set with `manualTime`: time moves only when a test advances it. */
+  readonly scheduler: ManualScheduler | undefined;
+  node(nodeId: string): NodeState;
+  /** Payloads a terminal received, in order. */
+  payloads(nodeId: string): unknown[];
+  /** Statuses a node showed, in order. */
+  statusesOf(nodeId: string): NodeStatus[];
+}
+
+export interface TestRunOptions {
+  readonly manualTime?: boolean;
+  readonly deadlineMs?: number;
+  readonly capacity?: number;
+}
+
+/** A trigger that emits the payloads, one per turn of the event loop. */
+export const sourceOf = (payloads: readonly unknown[]): TestPluginType => ({
+  kind: 'trigger',
+  runtime: () => ({
+    async *run() {
+      for (const payload of payloads) yield await Promise.resolve({ payload });
+    },
+  }),
+});
+
+export const processorOf = (
+  process: (message: Message) => Emit | Emit[] | undefined | Promise<Emit | Emit[] | undefined>,
+): TestPluginType => ({
+  kind: 'processor',
+  runtime: (): NodeRuntime => ({ process }),
+});
+
+/** A terminal: what it receives is recorded as results. */
+export const testSink: TestPluginType = {
+  kind: 'terminal',
+  runtime: () => ({ process: () => undefined }),
+};
+
+/** Builds a run (not started) of the workflow; the type `SINK` is always there. */
+export function createTestRun(
+  types: Readonly<Record<string, TestPluginType>>,
+  nodes: NodeDefinition[],
+  edges: EdgeDefinition[],
+  options: TestRunOptions = {},
+): TestRun {
+  const catalog = createTestCatalog({ ...types, SINK: testSink });
+  const plan = prepareWorkflow({ workflowId: 'w', description: '', nodes, edges }, catalog, {
+    workers: false,
+  });
+  const manual = options.manualTime === true ? new ManualClock() : undefined;
+  const scheduler = manual ? new ManualScheduler(manual) : undefined;
+  const clock = new RunClock(manual ?? systemClock, scheduler);
+  const results = new Map<string, Message[]>();
+  const logs: RunLogEntry[] = [];
+  const changes: { nodeId: string; status: NodeStatus }[] = [];
+  const runChanges: ('RUNNING' | 'PAUSED')[] = [];
+  const run = new WorkflowRun({
+    executionId: 'e1',
+    sessionId: 's1',
+    workflowId: 'w',
+    lineage: 'e1',
+    startPayload: undefined,
+    plan,
+    clock,
+    deadlineMs: options.deadlineMs,
+    channelCapacity: options.capacity,
+    logger: { isLevelEnabled: () => false, trace: () => undefined },
+    runSubWorkflow: () => Promise.resolve([]),
+    listener: {
+      nodeChanged: (state) => changes.push({ nodeId: state.nodeId, status: state.status }),
+      runChanged: (status) => runChanges.push(status),
+      result: (nodeId, message) => results.set(nodeId, [...(results.get(nodeId) ?? []), message]),
+      log: (entry) => logs.push(entry),
+      edgeDropped: () => undefined,
+    },
+  });
+  const node = (nodeId: string): NodeState => {
+    const state = run.nodes.find((candidate) => candidate.nodeId === nodeId);
+    if (!state) throw new Error(`no node ${nodeId}`);
+    return state;
+  };
+  return {
+    run,
+    results,
+    logs,
+    changes,
+    runChanges,
+    scheduler,
+    node,
+    payloads: (nodeId) => (results.get(nodeId) ?? []).map((message) => message.payload),
+    statusesOf: (nodeId) =>
+      changes.filter((change) => change.nodeId === nodeId).map((change) => change.status),
+  };
+}
+
+/** Edges of a linear chain through the nodes, in order. */
+export const chainOf = (...ids: string[]): EdgeDefinition[] =>
+  ids.slice(1).map((target, index) => ({ source: ids[index] ?? '', target }));
+
+/** Lets `times` turns of the event loop pass. */
+export async function tick(times = 5): Promise<void> {
+  for (let i = 0; i < times; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Waits until `condition` holds, for at most `turns` turns of the event loop. */
+export async function waitFor(condition: () => boolean, what: string, turns = 200): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`Still waiting for ${what} after ${turns} turns of the event loop`);
+}
