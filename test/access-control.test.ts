@@ -139,6 +139,7 @@ describe('Authorization matrix: every route against every kind of key (SPEC Role
     if (rule.url === '/api/workflow/:sessionId/start') return { workflowId: 'wf' };
     if (rule.url === '/actuator/loggers/:name') return { configuredLevel: 'INFO' };
     if (rule.url === '/api/executions/:id/breakpoints') return { nodeIds: [] };
+    if (rule.url.endsWith('/signal')) return { approved: true };
     return undefined;
   }
 

@@ -76,6 +76,11 @@ export const ERROR_CATALOGUE = {
     template:
       "Execution '{executionId}' is not waiting for a slot; its priority can no longer change",
   },
+  SIGNAL_NOT_EXPECTED: {
+    kind: 'user',
+    retryable: false,
+    template: "Node '{nodeId}' cannot take this signal: {detail}",
+  },
   APPROVAL_ON_CONTROL: {
     kind: 'user',
     retryable: false,

@@ -46,6 +46,8 @@ export {
 } from './runtime/index.js';
 export type {
   ConfigResolver,
+  PendingSignal,
+  SignalWait,
   EngineLogger,
   LogLevel,
   NodeState,

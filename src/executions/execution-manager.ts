@@ -28,6 +28,8 @@ import type { Message, Safeguards, SubWorkflowRequest } from '../plugin-api/inde
 import { Admission, REFUSAL_MESSAGES } from './admission.js';
 import type { AdmissionLimits, Candidate, RefusalReason } from './admission.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
+import { Approvals } from './approvals.js';
+import type { Approval, SignalCommand } from './approvals.js';
 import { isTerminalExecutionStatus } from './execution-registry.js';
 import { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS } from './execution-events.js';
 import type { ExecutionEventKind, ExecutionEventSink } from './execution-events.js';
@@ -120,12 +122,20 @@ export class ExecutionManager {
   readonly #live = new Map<string, Live>();
   readonly #waiting = new Map<string, Waiting>();
   readonly #admission: Admission;
+  readonly #approvals: Approvals;
   readonly #idempotency: IdempotencyKeys<StartAnswer>;
   #lastSweep = 0;
 
   constructor(deps: ExecutionManagerDeps) {
     this.#deps = deps;
     this.#admission = new Admission(deps.limits ?? LIMITS_OFF);
+    this.#approvals = new Approvals(
+      () => deps.clock.now(),
+      (kind, approval, fields) => {
+        const entry = deps.registry.get(approval.executionId);
+        if (entry !== undefined) this.emit(entry, kind, { nodeId: approval.nodeId, ...fields });
+      },
+    );
     this.#idempotency = new IdempotencyKeys(
       deps.idempotency?.maxKeys ?? 100_000,
       deps.idempotency?.ttlMs ?? 600_000,
@@ -186,6 +196,24 @@ export class ExecutionManager {
     }
     live.run.stop(reason);
     return entry;
+  }
+
+  /** Answers a WAIT_FOR_SIGNAL wait (CONTRACT section 4: the signal call). */
+  signal(executionId: string, nodeId: string, command: SignalCommand): Approval {
+    const entry = this.require(executionId);
+    if (!entry.nodes.some((node) => node.nodeId === nodeId) && entry.status !== 'QUEUED') {
+      throw new AppError('NODE_NOT_FOUND', { params: { nodeId, executionId } });
+    }
+    return this.#approvals.signal(executionId, nodeId, command);
+  }
+
+  approvalsOf(executionId: string): Approval[] {
+    this.require(executionId);
+    return this.#approvals.forExecution(executionId);
+  }
+
+  approvalsOfSession(sessionId: string): Approval[] {
+    return this.#approvals.forSession(sessionId);
   }
 
   /** Run controls (CONTRACT section 4); the run must be going. */
@@ -453,6 +481,7 @@ export class ExecutionManager {
       logger: this.#deps.logger,
       deadlineMs: this.#deps.runDeadlineMs,
       runSubWorkflow: recorder.runSubWorkflow,
+      awaitSignal: (wait) => this.#approvals.register(entry, wait),
       listener: recorder,
       safeguards: this.#deps.safeguards,
       resolveConfig: this.#deps.resolveConfig,

@@ -75,6 +75,19 @@ const nodeCommandBody = z
   })
   .optional();
 
+/** CONTRACT section 4: the body of a signal. */
+const signalBody = z.strictObject({
+  approved: z.boolean({
+    error: (issue) =>
+      issue.input === undefined
+        ? 'Field approved is mandatory'
+        : 'Field approved must be a boolean',
+  }),
+  messageId: z.string().optional(),
+  payload: z.unknown().optional(),
+  comment: z.string().optional(),
+});
+
 const breakpointsBody = z.strictObject({
   nodeIds: z.array(z.string({ error: 'Node ids must be strings' }), {
     error: (issue) =>
@@ -137,6 +150,45 @@ export function registerExecutionControlRoutes(
       },
     );
   }
+  api.post(
+    '/api/executions/:id/nodes/:nodeId/signal',
+    { schema: { params: z.object({ id: z.string(), nodeId: z.string() }), body: signalBody } },
+    (request, reply) => {
+      const { id, nodeId } = request.params;
+      const approval = audited(audit, request, { command: 'SIGNAL', executionId: id, nodeId }, () =>
+        executions.signal(id, nodeId, request.body),
+      );
+      return Promise.resolve(
+        respond(reply, 200, request.body.approved ? 'Approved' : 'Rejected', {
+          executionId: id,
+          nodeId,
+          messageId: approval.messageId,
+          approved: request.body.approved,
+        }),
+      );
+    },
+  );
+  api.get(
+    '/api/executions/:id/approvals',
+    { schema: { params: z.object({ id: z.string() }) } },
+    (request, reply) =>
+      Promise.resolve(
+        respond(reply, 200, 'Pending approvals', executions.approvalsOf(request.params.id)),
+      ),
+  );
+  api.get(
+    '/api/sessions/:sessionId/approvals',
+    { schema: { params: z.object({ sessionId: z.string() }) } },
+    (request, reply) =>
+      Promise.resolve(
+        respond(
+          reply,
+          200,
+          'Pending approvals',
+          executions.approvalsOfSession(request.params.sessionId),
+        ),
+      ),
+  );
   api.get(
     '/api/executions/:id/breakpoints',
     { schema: { params: z.object({ id: z.string() }) } },

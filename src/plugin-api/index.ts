@@ -120,6 +120,26 @@ export interface NodeContext {
    * payloads its terminal nodes received, in order. Rejects when the child does not complete.
    */
   runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]>;
+  /**
+   * Waits for a human's approval of `messageId` (WAIT_FOR_SIGNAL). The node shows WAITING;
+   * the wait is listed as a pending approval and answered through the signal call. The time
+   * runs on the run's clock (a pause freezes it); when it passes the node ends TIMED_OUT.
+   */
+  awaitSignal(request: SignalRequest): Promise<SignalAnswer>;
+}
+
+export interface SignalRequest {
+  readonly messageId: string;
+  readonly payload: unknown;
+  readonly prompt: string | null;
+  readonly timeoutMs: number;
+}
+
+/** CONTRACT section 4: the body of a signal. */
+export interface SignalAnswer {
+  readonly approved: boolean;
+  readonly payload?: unknown;
+  readonly comment?: string | null;
 }
 
 /** Most plugins: called once per message; the runtime adds retries, timeouts and onError. */

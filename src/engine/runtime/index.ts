@@ -6,6 +6,8 @@ export { childMessageId, sourceMessageId } from './message-ids.js';
 export { WorkflowRun, isNodeEnded, isTerminalNodeStatus } from './workflow-run.js';
 export type {
   ConfigResolver,
+  PendingSignal,
+  SignalWait,
   EngineLogger,
   LogLevel,
   NodeState,

@@ -14,6 +14,8 @@ import type {
   NodeRuntime,
   ProcessResult,
   Safeguards,
+  SignalAnswer,
+  SignalRequest,
   StreamNode,
   SubWorkflowRequest,
 } from '../../plugin-api/index.js';
@@ -100,6 +102,8 @@ export interface RunOptions {
   /** Capacity of every edge without a buffer. */
   readonly channelCapacity?: number | undefined;
   readonly runSubWorkflow: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
+  /** Registers a signal wait with whoever answers signals; absent, waits are refused. */
+  readonly awaitSignal?: ((wait: SignalWait) => PendingSignal) | undefined;
   readonly safeguards?: Safeguards | undefined;
   /**
    * Resolves `${env.NAME}`, `${sys.name}` and `decrypted:<name>` in a node's configuration
@@ -113,6 +117,16 @@ export type ConfigResolver = (
 ) =>
   | { readonly ok: true; readonly config: Readonly<Record<string, unknown>> }
   | { readonly ok: false; readonly error: string };
+
+export interface SignalWait extends SignalRequest {
+  readonly nodeId: string;
+}
+
+/** A registered signal wait: its answer, and a way to withdraw it (timeout, cancel). */
+export interface PendingSignal {
+  readonly answer: Promise<SignalAnswer>;
+  cancel(reason: 'timed_out' | 'cancelled'): void;
+}
 
 export interface RunOutcome {
   readonly status: RunEndStatus;
@@ -197,6 +211,9 @@ interface RunScope {
   readonly clock: RunClock;
   readonly listener: RunListener;
   readonly runSubWorkflow: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
+  readonly awaitSignal: ((wait: SignalWait) => PendingSignal) | undefined;
+  /** A node starts (+1) or stops (-1) waiting for a signal: its status shows WAITING. */
+  readonly signalWaits: (nodeId: string, delta: number) => void;
 }
 
 /**
@@ -288,6 +305,50 @@ class RunNodeContext implements NodeContext {
     return this.#scope.runSubWorkflow(request);
   }
 
+  awaitSignal(request: SignalRequest): Promise<SignalAnswer> {
+    const register = this.#scope.awaitSignal;
+    if (register === undefined) {
+      return Promise.reject(StepFailure.nonRetryable('Signals cannot be received in this run'));
+    }
+    const signal = this.signal;
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    const scope = this.#scope;
+    const nodeId = this.nodeId;
+    return new Promise<SignalAnswer>((resolve, reject) => {
+      const pending = register({ ...request, nodeId });
+      scope.signalWaits(nodeId, 1);
+      let open = true;
+      const finish = (): boolean => {
+        if (!open) return false;
+        open = false;
+        timer.cancel();
+        signal.removeEventListener('abort', onAbort);
+        scope.signalWaits(nodeId, -1);
+        return true;
+      };
+      const onAbort = (): void => {
+        if (!finish()) return;
+        pending.cancel('cancelled');
+        reject(signal.reason instanceof Error ? signal.reason : new Error('Node ended'));
+      };
+      // The wait runs on the node's clock: a pause freezes it (SPEC rule 1).
+      const timer = this.clock.after(request.timeoutMs, () => {
+        if (!finish()) return;
+        pending.cancel('timed_out');
+        reject(new NodeEnd('TIMED_OUT', `No signal within ${request.timeoutMs / 1000} s`));
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      pending.answer.then(
+        (answer) => {
+          if (finish()) resolve(answer);
+        },
+        (error: unknown) => {
+          if (finish()) reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+
   /**
    * No plugin asked for the signal yet: an AbortSignal (a full EventTarget) would cost more
    * than the wait itself, so `abort` rejects the wait directly.
@@ -344,6 +405,8 @@ export class WorkflowRun {
   readonly #plan: WorkflowPlan;
   readonly #inputs: readonly (NodeInput<Message> | undefined)[];
   readonly #contexts: readonly RunNodeContext[];
+  /** Per node: signal waits under way (the node shows WAITING while there are any). */
+  readonly #signalWaits: number[] = [];
   /** Whether `#finish` ran for a node: it runs exactly once, whoever ends the node. */
   readonly #finished: boolean[];
   #finishedCount = 0;
@@ -405,6 +468,13 @@ export class WorkflowRun {
       clock: options.clock,
       listener: options.listener,
       runSubWorkflow: options.runSubWorkflow,
+      awaitSignal: options.awaitSignal,
+      signalWaits: (nodeId, delta) => {
+        const node = this.#plan.byId.get(nodeId);
+        if (node === undefined) return;
+        this.#signalWaits[node.index] = (this.#signalWaits[node.index] ?? 0) + delta;
+        this.#showStatus(node.index);
+      },
     };
     this.#contexts = this.#plan.nodes.map((node) => new RunNodeContext(scope, node.nodeId));
     this.#finished = this.#plan.nodes.map(() => false);
@@ -624,6 +694,7 @@ export class WorkflowRun {
     const state = this.#state(index);
     const started = state.startedAt !== null;
     const gate = this.#gates?.[index];
+    if ((this.#signalWaits[index] ?? 0) > 0) return 'WAITING';
     if (gate === undefined) return started ? 'RUNNING' : 'PENDING';
     if (gate.waiting && gate.atBreakpoint) return 'WAITING';
     if (!gate.stepping && (gate.paused || (gate.runPaused && started))) return 'PAUSED';

@@ -7,6 +7,8 @@ import type {
   NodeContext,
   NodeRuntime,
   ProcessResult,
+  SignalAnswer,
+  SignalRequest,
   StreamNode,
   SubWorkflowRequest,
 } from '../../plugin-api/index.js';
@@ -34,6 +36,8 @@ export interface TestContextOptions {
   /** When false, `sleep` waits for `advance`; by default it resolves at once (and advances). */
   readonly instantSleep?: boolean;
   readonly subWorkflow?: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
+  /** Answers signal waits; without it a wait never ends. */
+  readonly signal?: (request: SignalRequest) => Promise<SignalAnswer>;
 }
 
 export function createTestContext(options: TestContextOptions = {}): TestContext {
@@ -94,6 +98,9 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     },
     abort(reason) {
       controller.abort(reason ?? new Error('aborted'));
+    },
+    awaitSignal(request) {
+      return options.signal ? options.signal(request) : new Promise<SignalAnswer>(() => undefined);
     },
     runSubWorkflow(request) {
       subWorkflowCalls.push(request);

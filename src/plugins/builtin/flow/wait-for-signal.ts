@@ -12,4 +12,27 @@ export const waitForSignalPlugin = definePlugin({
   }),
   outputPorts: () => ['out', 'approved', 'rejected'],
   defaultTimeoutSeconds: 3600,
+  create: (config) => {
+    const timeoutMs = (config.timeoutSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
+    const prompt = config.prompt ?? null;
+    return {
+      async process(message, ctx) {
+        const answer = await ctx.awaitSignal({
+          messageId: message.id,
+          payload: message.payload,
+          prompt,
+          timeoutMs,
+        });
+        return {
+          port: answer.approved ? 'approved' : 'rejected',
+          // A signal may replace the payload; otherwise the message goes on as it came.
+          payload: answer.payload === undefined ? message.payload : answer.payload,
+          headers: { approved: answer.approved, comment: answer.comment ?? null },
+        };
+      },
+    };
+  },
 });
+
+/** SPEC "Node-level engine settings": the signal wait defaults to 3600 s. */
+const DEFAULT_WAIT_SECONDS = 3600;
