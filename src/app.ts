@@ -6,7 +6,7 @@ import type { Clock, IdGenerator } from './core/index.js';
 import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
 import type { SessionStore } from './engine/index.js';
-import { AuditLog, EventBus } from './events/index.js';
+import { AuditLog, EventBus, Supervisors } from './events/index.js';
 import { ExecutionManager, ExecutionRegistry } from './executions/index.js';
 import type { RouteEntry } from './http/index.js';
 import {
@@ -143,10 +143,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   registerSessionRoutes(fastify, sessions);
   registerWorkflowRoutes(fastify, sessions);
   registerPluginRoutes(fastify, plugins);
-  const audit = new AuditLog({ capacity: 10_000, clock, ids });
-  registerExecutionRoutes(fastify, executions, registry, audit);
-  registerControlRoutes(fastify, audit);
-  registerExecutionControlRoutes(fastify, executions, audit);
+  const desk = {
+    audit: new AuditLog({ capacity: 10_000, clock, ids }),
+    supervisors: new Supervisors(settings['svc.supervisors']),
+    sessionOf: (executionId: string) => registry.get(executionId)?.sessionId ?? null,
+  };
+  registerExecutionRoutes(fastify, executions, registry, desk);
+  registerControlRoutes(fastify, desk, executions);
+  registerExecutionControlRoutes(fastify, executions, desk);
   registerEventRoutes(fastify, {
     bus,
     executions,

@@ -193,6 +193,6 @@ describe('Run and node controls (CONTRACT 4)', () => {
       audit.json.data.map(
         (entry: { command: string; outcome: string }) => `${entry.command}:${entry.outcome}`,
       ),
-    ).toEqual(['RESUME:APPLIED', 'NODE_SKIP:REFUSED', 'PAUSE:APPLIED']);
+    ).toEqual(['RESUME:APPLIED', 'SKIP:REFUSED', 'PAUSE:APPLIED']);
   });
 });

@@ -73,6 +73,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('PUT', '/api/executions/:id/breakpoints', 'OPERATOR', 'execution'),
   rule('GET', '/api/scheduler/limits', 'VIEWER', 'global'),
   rule('GET', '/api/control/audit', 'VIEWER', 'global'),
+  rule('GET', '/api/control/supervisors', 'VIEWER', 'global'),
+  rule('GET', '/api/control/status', 'VIEWER', 'global'),
   rule('GET', '/api/events', 'VIEWER', 'global'),
   rule('GET', '/api/sessions/:sessionId/executions/:id/logs/entries', 'VIEWER', 'session'),
   rule('GET', '/api/workflow/:sessionId/status/:id/stream', 'VIEWER', 'session'),

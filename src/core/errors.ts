@@ -81,6 +81,11 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     template: "Node '{nodeId}' cannot take this signal: {detail}",
   },
+  SUPERVISOR_REFUSED: {
+    kind: 'user',
+    retryable: false,
+    template: 'refused by supervisor {id}',
+  },
   APPROVAL_ON_CONTROL: {
     kind: 'user',
     retryable: false,

@@ -324,6 +324,11 @@ export class ExecutionManager {
     return this.#live.size;
   }
 
+  /** Starts waiting for a slot. */
+  get queued(): number {
+    return this.#waiting.size;
+  }
+
   /** Prepared workflows in the cache. */
   get cachedPlans(): number {
     return this.#plans.size;

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, isAppError } from '../core/index.js';
 import type { ExecutionManager } from '../executions/index.js';
-import type { AuditLog } from '../events/index.js';
+import type { AuditLog, Supervisors } from '../events/index.js';
 import { respond } from './reply.js';
 
 const auditQuery = z.object({
@@ -17,12 +17,30 @@ const auditQuery = z.object({
   executionId: z.string().optional(),
 });
 
-export function registerControlRoutes(app: FastifyInstance, audit: AuditLog): void {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get('/api/control/audit', { schema: { querystring: auditQuery } }, (request, reply) =>
-      Promise.resolve(respond(reply, 200, 'Control audit', audit.list(request.query))),
-    );
+export function registerControlRoutes(
+  app: FastifyInstance,
+  desk: ControlDesk,
+  executions: ExecutionManager,
+): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get('/api/control/audit', { schema: { querystring: auditQuery } }, (request, reply) =>
+    Promise.resolve(respond(reply, 200, 'Control audit', desk.audit.list(request.query))),
+  );
+  api.get('/api/control/supervisors', (_request, reply) =>
+    Promise.resolve(respond(reply, 200, 'Supervisors', desk.supervisors.list())),
+  );
+  api.get('/api/control/status', (_request, reply) =>
+    Promise.resolve(
+      respond(reply, 200, 'Control bus status', {
+        running: executions.running,
+        queued: executions.queued,
+        limits: executions.limits,
+        supervisors: desk.supervisors.list(),
+        // One server without high availability is always the leader.
+        leader: true,
+      }),
+    ),
+  );
 }
 
 /** The actor SPEC's audit names for the caller; null when none is recorded. */
@@ -30,26 +48,43 @@ export function auditActor(request: FastifyRequest): string | null {
   return request.principal?.actor ?? null;
 }
 
+/** What every control command passes through: supervisors' review, then the audit. */
+export interface ControlDesk {
+  readonly audit: AuditLog;
+  readonly supervisors: Supervisors;
+  /** The session of an execution, for supervisors' session rules. */
+  readonly sessionOf: (executionId: string) => string | null;
+}
+
 /**
- * Runs a control command and records it in the audit, applied or refused (with the reason
- * of the refusal); the command's own answer or error is passed on.
+ * Runs a control command after the supervisors reviewed it, and records it in the audit,
+ * applied or refused (with the reason of the refusal); the command's own answer or error is
+ * passed on.
  */
 export function audited<T>(
-  audit: AuditLog,
+  desk: ControlDesk,
   request: FastifyRequest,
   target: { command: string; executionId?: string | null; nodeId?: string | null },
   command: () => T,
 ): T {
+  const actor = auditActor(request);
+  const refusedBy = desk.supervisors.review({
+    command: target.command,
+    actor,
+    sessionId: target.executionId == null ? null : desk.sessionOf(target.executionId),
+    nodeId: target.nodeId ?? null,
+  });
   try {
+    if (refusedBy !== null) throw new AppError('SUPERVISOR_REFUSED', { params: { id: refusedBy } });
     const result = command();
-    audit.record({ ...target, outcome: 'APPLIED', actor: auditActor(request) });
+    desk.audit.record({ ...target, outcome: 'APPLIED', actor });
     return result;
   } catch (error) {
-    audit.record({
+    desk.audit.record({
       ...target,
       outcome: 'REFUSED',
       reason: isAppError(error) ? error.message : 'Failed unexpectedly',
-      actor: auditActor(request),
+      actor,
     });
     throw error;
   }
@@ -99,7 +134,7 @@ const breakpointsBody = z.strictObject({
 export function registerExecutionControlRoutes(
   app: FastifyInstance,
   executions: ExecutionManager,
-  audit: AuditLog,
+  desk: ControlDesk,
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const [path, action] of Object.entries(RUN_ACTIONS)) {
@@ -108,7 +143,7 @@ export function registerExecutionControlRoutes(
       { schema: { params: z.object({ id: z.string() }) } },
       (request, reply) => {
         const { id } = request.params;
-        const entry = audited(audit, request, { command: action, executionId: id }, () =>
+        const entry = audited(desk, request, { command: action, executionId: id }, () =>
           executions.control(id, action),
         );
         return Promise.resolve(
@@ -128,17 +163,12 @@ export function registerExecutionControlRoutes(
       },
       (request, reply) => {
         const { id, nodeId } = request.params;
-        const entry = audited(
-          audit,
-          request,
-          { command: `NODE_${action}`, executionId: id, nodeId },
-          () => {
-            if (request.body !== undefined && Object.keys(request.body).length > 0) {
-              throw new AppError('APPROVAL_ON_CONTROL', { params: { executionId: id, nodeId } });
-            }
-            return executions.controlNode(id, nodeId, action);
-          },
-        );
+        const entry = audited(desk, request, { command: action, executionId: id, nodeId }, () => {
+          if (request.body !== undefined && Object.keys(request.body).length > 0) {
+            throw new AppError('APPROVAL_ON_CONTROL', { params: { executionId: id, nodeId } });
+          }
+          return executions.controlNode(id, nodeId, action);
+        });
         const node = entry.nodes.find((candidate) => candidate.nodeId === nodeId);
         return Promise.resolve(
           respond(reply, 200, `Node ${path} applied`, {
@@ -155,7 +185,7 @@ export function registerExecutionControlRoutes(
     { schema: { params: z.object({ id: z.string(), nodeId: z.string() }), body: signalBody } },
     (request, reply) => {
       const { id, nodeId } = request.params;
-      const approval = audited(audit, request, { command: 'SIGNAL', executionId: id, nodeId }, () =>
+      const approval = audited(desk, request, { command: 'SIGNAL', executionId: id, nodeId }, () =>
         executions.signal(id, nodeId, request.body),
       );
       return Promise.resolve(
@@ -202,7 +232,7 @@ export function registerExecutionControlRoutes(
     { schema: { params: z.object({ id: z.string() }), body: breakpointsBody } },
     (request, reply) => {
       const { id } = request.params;
-      const nodeIds = audited(audit, request, { command: 'BREAKPOINTS', executionId: id }, () =>
+      const nodeIds = audited(desk, request, { command: 'BREAKPOINTS', executionId: id }, () =>
         executions.setBreakpoints(id, request.body.nodeIds),
       );
       return Promise.resolve(respond(reply, 200, 'Breakpoints set', { nodeIds }));

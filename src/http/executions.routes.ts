@@ -4,8 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../core/index.js';
 import type { ExecutionEntry, ExecutionManager, ExecutionRegistry } from '../executions/index.js';
-import type { AuditLog } from '../events/index.js';
 import { audited } from './control.routes.js';
+import type { ControlDesk } from './control.routes.js';
 import { respond } from './reply.js';
 
 const STATUSES = [
@@ -135,7 +135,7 @@ export function registerExecutionRoutes(
   app: FastifyInstance,
   executions: ExecutionManager,
   registry: ExecutionRegistry,
-  audit: AuditLog,
+  desk: ControlDesk,
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -201,7 +201,7 @@ export function registerExecutionRoutes(
     },
     (request, reply) => {
       const entry = audited(
-        audit,
+        desk,
         request,
         { command: 'PRIORITY', executionId: request.params.id },
         () => executions.setPriority(request.params.id, request.query.priority),
@@ -220,7 +220,7 @@ export function registerExecutionRoutes(
     { schema: { params: executionParams } },
     (request, reply) => {
       const entry = audited(
-        audit,
+        desk,
         request,
         { command: 'STOP', executionId: request.params.id },
         () => executions.stop(request.params.id, 'Stopped by request'),
@@ -242,7 +242,7 @@ export function registerExecutionRoutes(
     const changes = Object.fromEntries(
       Object.entries(request.query).filter(([, value]) => value !== undefined),
     );
-    const limits = audited(audit, request, { command: 'SCHEDULER_LIMITS' }, () =>
+    const limits = audited(desk, request, { command: 'SCHEDULER_LIMITS' }, () =>
       executions.setLimits(changes),
     );
     return Promise.resolve(respond(reply, 200, 'Scheduler limits changed', limits));

@@ -19,6 +19,7 @@ export {
   registerControlRoutes,
   registerExecutionControlRoutes,
 } from './control.routes.js';
+export type { ControlDesk } from './control.routes.js';
 export { registerEventRoutes } from './events.routes.js';
 export { SseStream, lastEventId } from './sse.js';
 export type { SseOptions } from './sse.js';

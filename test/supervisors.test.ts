@@ -1,0 +1,112 @@
+// SPEC "Events" 7-8 and CONTRACT section 5: a review supervisor refuses matching control
+// commands, the refusal is audited, and supervisors are listed with their counters.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+
+const flow = {
+  workflowId: 'slow',
+  description: 'waits',
+  nodes: [
+    { nodeId: 'in', type: 'MANUAL' },
+    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 60_000 } },
+    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'wait' },
+    { source: 'wait', target: 'out' },
+  ],
+};
+
+const INTERN = { authorization: 'Bearer intern-key' };
+const LEAD = { authorization: 'Bearer lead-key' };
+
+describe('Review supervisors (SPEC Events 8, CONTRACT 5)', () => {
+  let server: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-supervisors-'));
+    const file = join(dir, 'settings.yaml');
+    writeFileSync(
+      file,
+      [
+        'svc:',
+        '  api-keys:',
+        '    - { name: intern, key: intern-key, role: OPERATOR }',
+        '    - { name: lead, key: lead-key, role: ADMIN }',
+        '  supervisors:',
+        '    - id: guard',
+        '      type: review',
+        '      deny:',
+        '        - { command: STOP, actor: "key:intern" }',
+        '        - { command: SKIP, nodeId: wait }',
+        '',
+      ].join('\n'),
+    );
+    server = await startTestServer({ argv: ['--config', file] });
+    await server.call('POST', '/api/sessions', {
+      headers: LEAD,
+      body: { sessionId: 's', name: 's', initiator: 'i', workflows: [flow] },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = async (): Promise<string> =>
+    (
+      await server.call('POST', '/api/workflow/start', {
+        headers: LEAD,
+        body: { sessionId: 's', workflowId: 'slow' },
+      })
+    ).json.data.executionId as string;
+
+  it('refuses a command that matches every field of a deny entry with 403, and audits the refusal', async () => {
+    const id = await start();
+    const refused = await server.call('POST', `/api/executions/${id}/stop`, { headers: INTERN });
+    expect(refused.status).toBe(403);
+    expect(refused.json.message).toBe('refused by supervisor guard');
+    const audit = await server.call('GET', `/api/control/audit?executionId=${id}`, {
+      headers: LEAD,
+    });
+    expect(audit.json.data[0]).toMatchObject({
+      command: 'STOP',
+      outcome: 'REFUSED',
+      reason: 'refused by supervisor guard',
+      actor: 'key:intern',
+    });
+    const allowed = await server.call('POST', `/api/executions/${id}/stop`, { headers: LEAD });
+    expect(allowed.status).toBe(200);
+  });
+
+  it('matches node commands by command and node', async () => {
+    const id = await start();
+    expect(
+      (await server.call('POST', `/api/executions/${id}/nodes/wait/skip`, { headers: LEAD }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await server.call('POST', `/api/executions/${id}/nodes/wait/pause`, { headers: LEAD }))
+        .status,
+    ).toBe(200);
+    await server.call('POST', `/api/executions/${id}/stop`, { headers: LEAD });
+  });
+
+  it('lists supervisors with their counters and the control bus status', async () => {
+    const supervisors = await server.call('GET', '/api/control/supervisors', { headers: LEAD });
+    expect(supervisors.status).toBe(200);
+    expect(supervisors.json.data[0]).toMatchObject({
+      id: 'guard',
+      type: 'review',
+      state: 'ACTIVE',
+    });
+    expect(supervisors.json.data[0].refused).toBeGreaterThanOrEqual(2);
+    const status = await server.call('GET', '/api/control/status', { headers: LEAD });
+    expect(status.json.data).toMatchObject({ leader: true, limits: { onLimit: 'REJECT' } });
+    expect(status.json.data.supervisors).toHaveLength(1);
+  });
+});
