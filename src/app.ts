@@ -86,6 +86,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     resultsPerExecution: settings['svc.results.max-per-execution'],
     logsPerExecution: 10_000,
     maxSessions: settings['svc.tracker.max-sessions'],
+    resultExecutions: settings['svc.results.max-executions'],
+    resultTtlMs: settings['svc.results.ttl'],
+    now: () => clock.now(),
   });
   const meters = new Meters();
   const bus = new EventBus(10_000);

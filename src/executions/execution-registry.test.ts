@@ -65,3 +65,55 @@ describe('ExecutionRegistry bounds (SPEC Limits, in-memory bounds)', () => {
     expect(registry.sessions).toBe(4);
   });
 });
+
+describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
+  const message = { id: 'm', payload: 1, headers: { attempt: 1 } };
+
+  it('keeps result events of at most svc.results.max-executions executions, least recently used dropped first', () => {
+    const registry = new ExecutionRegistry({
+      maxExecutions: 100,
+      resultsPerExecution: 10,
+      logsPerExecution: 10,
+      resultExecutions: 2,
+    });
+    fill(registry, 'r', 3);
+    const [a, b, c] = ['r-0', 'r-1', 'r-2'].map((id) => registry.get(id)!);
+    registry.addResult(a!, 'out', message, 0);
+    registry.addResult(b!, 'out', message, 0);
+    registry.resultsOf(a!);
+    registry.addResult(c!, 'out', message, 0);
+    expect(registry.resultsOf(a!)).toHaveLength(1);
+    expect(registry.resultsOf(b!)).toHaveLength(0);
+    expect(registry.resultsOf(c!)).toHaveLength(1);
+  });
+
+  it('drops result events svc.results.ttl after their last use', () => {
+    let now = 0;
+    const registry = new ExecutionRegistry({
+      maxExecutions: 100,
+      resultsPerExecution: 10,
+      logsPerExecution: 10,
+      resultTtlMs: 3_600_000,
+      now: () => now,
+    });
+    fill(registry, 't', 1);
+    const entry = registry.get('t-0')!;
+    registry.addResult(entry, 'out', message, 0);
+    now = 3_000_000;
+    expect(registry.resultsOf(entry)).toHaveLength(1);
+    now = 3_000_000 + 3_600_001;
+    expect(registry.resultsOf(entry)).toHaveLength(0);
+  });
+
+  it('keeps at most svc.results.max-per-execution result events per execution', () => {
+    const registry = new ExecutionRegistry({
+      maxExecutions: 100,
+      resultsPerExecution: 3,
+      logsPerExecution: 10,
+    });
+    fill(registry, 'p', 1);
+    const entry = registry.get('p-0')!;
+    for (let i = 0; i < 5; i++) registry.addResult(entry, 'out', { ...message, payload: i }, 0);
+    expect(registry.resultsOf(entry).map((result) => result.payload)).toEqual([2, 3, 4]);
+  });
+});

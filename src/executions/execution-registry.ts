@@ -93,6 +93,8 @@ export class ExecutionEntry implements ExecutionFields {
   logs: LogEntry[] = [];
   resultSeq = 0;
   logSeq = 0;
+  /** When result events were last written or read (SPEC `svc.results.ttl`). */
+  resultsUsedAt = 0;
   /** Settles when the execution reaches a terminal status. */
   readonly finished: Promise<void>;
   #markFinished: () => void = () => undefined;
@@ -128,6 +130,11 @@ export interface RegistryLimits {
    * recently are dropped so that at most this many sessions are held; null holds all.
    */
   readonly maxSessions?: number | null;
+  /** SPEC `svc.results.max-executions`: executions whose result events are kept. */
+  readonly resultExecutions?: number;
+  /** SPEC `svc.results.ttl`: result events go this long after their last use. */
+  readonly resultTtlMs?: number;
+  readonly now?: () => number;
 }
 
 export interface ExecutionQuery {
@@ -147,6 +154,8 @@ export class ExecutionRegistry {
   readonly #limits: RegistryLimits;
   /** In creation order; newest last. */
   readonly #entries = new Map<string, ExecutionEntry>();
+  /** Executions holding result events, least recently used first. */
+  readonly #withResults = new Map<string, ExecutionEntry>();
 
   constructor(limits: RegistryLimits) {
     this.#limits = limits;
@@ -163,6 +172,37 @@ export class ExecutionRegistry {
     return this.#entries.get(executionId);
   }
 
+  /** Result events of an execution, oldest first; reading counts as a use. */
+  resultsOf(entry: ExecutionEntry): readonly ResultEvent[] {
+    this.#expireResults();
+    if (entry.results.length > 0) this.#touchResults(entry);
+    return entry.results;
+  }
+
+  #touchResults(entry: ExecutionEntry): void {
+    entry.resultsUsedAt = this.#limits.now?.() ?? Date.now();
+    this.#withResults.delete(entry.executionId);
+    this.#withResults.set(entry.executionId, entry);
+    const max = this.#limits.resultExecutions;
+    if (max === undefined) return;
+    for (const [executionId, holder] of this.#withResults) {
+      if (this.#withResults.size <= max) break;
+      holder.results = [];
+      this.#withResults.delete(executionId);
+    }
+  }
+
+  #expireResults(): void {
+    const ttl = this.#limits.resultTtlMs;
+    if (ttl === undefined) return;
+    const now = this.#limits.now?.() ?? Date.now();
+    for (const [executionId, holder] of this.#withResults) {
+      if (now - holder.resultsUsedAt <= ttl) break;
+      holder.results = [];
+      this.#withResults.delete(executionId);
+    }
+  }
+
   addResult(entry: ExecutionEntry, nodeId: string, message: Message, now: number): void {
     entry.results.push({
       seq: ++entry.resultSeq,
@@ -172,6 +212,7 @@ export class ExecutionRegistry {
       payload: message.payload,
     });
     if (entry.results.length > this.#limits.resultsPerExecution) entry.results.shift();
+    this.#touchResults(entry);
   }
 
   addLog(

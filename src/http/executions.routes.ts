@@ -253,7 +253,7 @@ export function registerExecutionRoutes(
     { schema: { params: executionParams } },
     (request, reply) =>
       Promise.resolve(
-        respond(reply, 200, 'Results', executions.require(request.params.id).results),
+        respond(reply, 200, 'Results', registry.resultsOf(executions.require(request.params.id))),
       ),
   );
 
