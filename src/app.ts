@@ -6,7 +6,7 @@ import type { Clock, IdGenerator } from './core/index.js';
 import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
 import type { SessionStore } from './engine/index.js';
-import { AuditLog, EventBus, Supervisors } from './events/index.js';
+import { AuditLog, EventBus, Supervisors, startRuleSupervisors } from './events/index.js';
 import { ExecutionManager, ExecutionRegistry } from './executions/index.js';
 import type { RouteEntry } from './http/index.js';
 import {
@@ -151,6 +151,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     supervisors: new Supervisors(settings['svc.supervisors']),
     sessionOf: (executionId: string) => registry.get(executionId)?.sessionId ?? null,
   };
+  const ruleSupervisors = startRuleSupervisors(settings['svc.supervisors'], {
+    bus,
+    executions,
+    audit: desk.audit,
+    meters,
+  });
   registerExecutionRoutes(fastify, executions, registry, desk);
   registerControlRoutes(fastify, desk, executions);
   registerExecutionControlRoutes(fastify, executions, desk);
@@ -177,6 +183,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await fastify.ready();
 
   const close = async (): Promise<void> => {
+    ruleSupervisors.close();
     await fastify.close();
     await executions.stopAll('Server stopping');
     await store.close();

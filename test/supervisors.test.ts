@@ -110,3 +110,91 @@ describe('Review supervisors (SPEC Events 8, CONTRACT 5)', () => {
     expect(status.json.data.supervisors).toHaveLength(1);
   });
 });
+
+describe('Rule supervisors (SPEC Events 7, CONTRACT 5)', () => {
+  let server: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-rules-'));
+    const file = join(dir, 'settings.yaml');
+    writeFileSync(
+      file,
+      [
+        'svc:',
+        '  supervisors:',
+        '    - id: watchdog',
+        '      type: rule',
+        '      rules:',
+        '        - { on: execution.started, when: "workflowId = \'doomed\'", command: STOP, target: run }',
+        "        - { on: node.started, when: \"nodeId = 'wait' and workflowId = 'held'\", command: PAUSE, target: node }",
+        '',
+      ].join('\n'),
+    );
+    server = await startTestServer({ argv: ['--config', file] });
+    await server.call('POST', '/api/sessions', {
+      body: {
+        sessionId: 's',
+        name: 's',
+        initiator: 'i',
+        workflows: [flow, { ...flow, workflowId: 'doomed' }, { ...flow, workflowId: 'held' }],
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function eventually(check: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 300; i++) {
+      if (await check()) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('condition not reached');
+  }
+
+  it('stops a run when its rule matches, as the supervisor, audited and counted', async () => {
+    const start = await server.call('POST', '/api/workflow/start', {
+      body: { sessionId: 's', workflowId: 'doomed' },
+    });
+    const id = start.json.data.executionId as string;
+    await eventually(
+      async () =>
+        (await server.call('GET', `/api/executions/${id}`)).json.data.status === 'STOPPED',
+    );
+    const audit = await server.call('GET', `/api/control/audit?executionId=${id}`);
+    expect(audit.json.data[0]).toMatchObject({
+      command: 'STOP',
+      outcome: 'APPLIED',
+      actor: 'watchdog',
+    });
+    expect(
+      await server.app.meters.read('svc.supervisor.commands', {
+        id: 'watchdog',
+        outcome: 'APPLIED',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+  });
+
+  it('pauses a node when its rule matches, and leaves other runs alone', async () => {
+    const held = await server.call('POST', '/api/workflow/start', {
+      body: { sessionId: 's', workflowId: 'held' },
+    });
+    const id = held.json.data.executionId as string;
+    await eventually(
+      async () =>
+        (await server.call('GET', `/api/executions/${id}`)).json.data.nodes.wait.status ===
+        'PAUSED',
+    );
+    const free = await server.call('POST', '/api/workflow/start', {
+      body: { sessionId: 's', workflowId: 'slow' },
+    });
+    const freeId = free.json.data.executionId as string;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const record = await server.call('GET', `/api/executions/${freeId}`);
+    expect(record.json.data.status).toBe('RUNNING');
+    expect(record.json.data.nodes.wait.status).toBe('RUNNING');
+    await server.call('POST', `/api/executions/${id}/stop`);
+    await server.call('POST', `/api/executions/${freeId}/stop`);
+  });
+});

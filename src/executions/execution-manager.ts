@@ -623,6 +623,9 @@ class RunRecorder implements RunListener {
         nodeId: state.nodeId,
         status: state.status,
         error: state.error,
+        messagesIn: state.messagesIn,
+        messagesOut: state.messagesOut,
+        retries: state.retries,
       });
     }
     if (!isNodeEnded(state)) return;
