@@ -54,6 +54,11 @@ export class Admission {
   readonly #runningByWorkflow = new Map<string, number>();
   readonly #queued = new Map<string, Candidate>();
   readonly #queuedByWorkflow = new Map<string, number>();
+  /**
+   * The queue indexed for admission: per priority, per session, in arrival order. Giving a
+   * slot looks at each session's first starts, not at the whole queue.
+   */
+  readonly #levels = new Map<number, Map<string, Candidate[]>>();
 
   constructor(limits: AdmissionLimits) {
     this.#limits = limits;
@@ -95,8 +100,7 @@ export class Admission {
       return { kind: 'refuse', reason: 'workflow_queue_full' };
     }
     if (this.#queued.size >= queueCapacity) return { kind: 'refuse', reason: 'queue_full' };
-    this.#queued.set(candidate.executionId, candidate);
-    increment(this.#queuedByWorkflow, candidate.workflowId, 1);
+    this.#enqueue(candidate);
     return { kind: 'queue' };
   }
 
@@ -117,7 +121,34 @@ export class Admission {
     if (queued === undefined) return false;
     this.#queued.delete(executionId);
     increment(this.#queuedByWorkflow, queued.workflowId, -1);
+    const sessions = this.#levels.get(queued.priority);
+    const list = sessions?.get(queued.sessionId);
+    if (sessions !== undefined && list !== undefined) {
+      const index = list.indexOf(queued);
+      if (index !== -1) list.splice(index, 1);
+      if (list.length === 0) sessions.delete(queued.sessionId);
+      if (sessions.size === 0) this.#levels.delete(queued.priority);
+    }
     return true;
+  }
+
+  #enqueue(candidate: Candidate): void {
+    this.#queued.set(candidate.executionId, candidate);
+    increment(this.#queuedByWorkflow, candidate.workflowId, 1);
+    let sessions = this.#levels.get(candidate.priority);
+    if (sessions === undefined) {
+      sessions = new Map();
+      this.#levels.set(candidate.priority, sessions);
+    }
+    let list = sessions.get(candidate.sessionId);
+    if (list === undefined) {
+      list = [];
+      sessions.set(candidate.sessionId, list);
+    }
+    // Arrival order within a session; a start moved to another priority keeps its place.
+    let index = list.length;
+    while (index > 0 && (list[index - 1]?.arrival ?? 0) > candidate.arrival) index--;
+    list.splice(index, 0, candidate);
   }
 
   isQueued(executionId: string): boolean {
@@ -128,7 +159,9 @@ export class Admission {
   reprioritise(executionId: string, priority: number): boolean {
     const queued = this.#queued.get(executionId);
     if (queued === undefined) return false;
+    this.dequeue(executionId);
     queued.priority = priority;
+    this.#enqueue(queued);
     return true;
   }
 
@@ -150,16 +183,34 @@ export class Admission {
   admitWaiting(): Candidate[] {
     const admitted: Candidate[] = [];
     for (;;) {
-      let best: Candidate | undefined;
-      for (const candidate of this.#queued.values()) {
-        if (!this.#fits(candidate)) continue;
-        if (best === undefined || this.#before(candidate, best)) best = candidate;
-      }
+      const best = this.#best();
       if (best === undefined) return admitted;
       this.dequeue(best.executionId);
       this.#hold(best);
       admitted.push(best);
     }
+  }
+
+  /**
+   * The start the queue order puts first among those that fit: highest priority, then the
+   * session with the fewest running executions, then arrival.
+   */
+  #best(): Candidate | undefined {
+    const { maxConcurrent } = this.#limits;
+    if (this.#queued.size === 0) return undefined;
+    if (maxConcurrent !== null && this.#running.size >= maxConcurrent) return undefined;
+    const priorities = [...this.#levels.keys()].sort((a, b) => b - a);
+    for (const priority of priorities) {
+      let best: Candidate | undefined;
+      for (const list of this.#levels.get(priority)?.values() ?? []) {
+        // A session's first start that fits; a later one only when an earlier one is held
+        // back by its workflow's limit.
+        const first = list.find((candidate) => this.#fits(candidate));
+        if (first !== undefined && (best === undefined || this.#before(first, best))) best = first;
+      }
+      if (best !== undefined) return best;
+    }
+    return undefined;
   }
 
   /** Queue order: higher priority, then the session with fewest running, then arrival. */
