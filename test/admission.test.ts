@@ -253,3 +253,47 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
     expect(await server.app.meters.read('svc.executions.rejected', { reason: 'shutdown' })).toBe(1);
   });
 });
+
+describe('Pausing a waiting start (SPEC States and transitions, rule 1)', () => {
+  it('freezes the queue clock while paused, and starts the run paused when it gets its slot', async () => {
+    const server = await serverWith({
+      SVC_EXECUTION_MAX_CONCURRENT: '1',
+      SVC_EXECUTION_ON_LIMIT: 'QUEUE',
+      SVC_EXECUTION_QUEUE_TIMEOUT: '300ms',
+    });
+    try {
+      const running = await start(server);
+      const waiting = await start(server);
+      const id = waiting.json.data.executionId as string;
+      expect((await server.call('POST', `/api/executions/${id}/pause`)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await statusOf(server, id)).toBe('QUEUED');
+      await server.call('POST', `/api/executions/${running.json.data.executionId}/stop`);
+      await eventually(async () => (await statusOf(server, id)) === 'PAUSED');
+      expect((await server.call('POST', `/api/executions/${id}/resume`)).status).toBe(200);
+      expect(await statusOf(server, id)).toBe('RUNNING');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('still times out after the time the queue clock had left once resumed', async () => {
+    const server = await serverWith({
+      SVC_EXECUTION_MAX_CONCURRENT: '1',
+      SVC_EXECUTION_ON_LIMIT: 'QUEUE',
+      SVC_EXECUTION_QUEUE_TIMEOUT: '300ms',
+    });
+    try {
+      await start(server);
+      const waiting = await start(server);
+      const id = waiting.json.data.executionId as string;
+      await server.call('POST', `/api/executions/${id}/pause`);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await server.call('POST', `/api/executions/${id}/resume`);
+      expect(await statusOf(server, id)).toBe('QUEUED');
+      await eventually(async () => (await statusOf(server, id)) === 'TIMED_OUT');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -14,6 +14,8 @@ import {
 import type {
   ConfigResolver,
   LogLevel,
+  PendingSignal,
+  SignalWait,
   NodeState,
   PluginCatalog,
   RunListener,
@@ -74,7 +76,12 @@ interface Waiting {
   readonly plan: WorkflowPlan;
   readonly request: StartRequest;
   readonly queuedAt: number;
-  readonly timeout: ReturnType<typeof setTimeout> | undefined;
+  timeout: ReturnType<typeof setTimeout> | undefined;
+  /** Queue time left before `svc.execution.queue-timeout`; null without a timeout. */
+  remainingMs: number | null;
+  armedAt: number;
+  /** SPEC rule 1: a pause freezes the queue clock too; the run starts paused. */
+  paused: boolean;
 }
 
 const LIMITS_OFF: AdmissionLimits = {
@@ -198,6 +205,11 @@ export class ExecutionManager {
     return entry;
   }
 
+  /** @internal A WAIT_FOR_SIGNAL node of `entry` waits. */
+  registerSignal(entry: ExecutionEntry, wait: SignalWait): PendingSignal {
+    return this.#approvals.register(entry, wait);
+  }
+
   /** Answers a WAIT_FOR_SIGNAL wait (CONTRACT section 4: the signal call). */
   signal(executionId: string, nodeId: string, command: SignalCommand): Approval {
     const entry = this.require(executionId);
@@ -219,6 +231,11 @@ export class ExecutionManager {
   /** Run controls (CONTRACT section 4); the run must be going. */
   control(executionId: string, action: 'PAUSE' | 'RESUME' | 'STEP'): ExecutionEntry {
     const entry = this.require(executionId);
+    const waiting = this.#waiting.get(executionId);
+    if (waiting !== undefined && action !== 'STEP') {
+      this.#pauseWaiting(waiting, action === 'PAUSE');
+      return entry;
+    }
     const run = this.#requireRun(entry);
     if (action === 'PAUSE') run.pause();
     else if (action === 'RESUME') run.resume();
@@ -407,23 +424,49 @@ export class ExecutionManager {
   #enqueue(entry: ExecutionEntry, plan: WorkflowPlan, request: StartRequest): void {
     entry.status = 'QUEUED';
     this.emit(entry, 'execution.queued', { status: 'QUEUED', priority: entry.priority });
-    const timeoutMs = this.#admission.limits.queueTimeout;
-    const timeout =
-      timeoutMs === null
-        ? undefined
-        : setTimeout(() => {
-            const waiting = this.#waiting.get(entry.executionId);
-            if (waiting === undefined) return;
-            this.#deps.meters.count('svc.executions.rejected', { reason: 'queue_timeout' });
-            this.#endWaiting(waiting, 'TIMED_OUT', `Waited longer than ${timeoutMs} ms for a slot`);
-          }, timeoutMs);
-    timeout?.unref();
-    this.#waiting.set(entry.executionId, {
+    const now = this.#deps.clock.now();
+    const waiting: Waiting = {
       entry,
       plan,
       request,
-      queuedAt: this.#deps.clock.now(),
-      timeout,
+      queuedAt: now,
+      timeout: undefined,
+      remainingMs: this.#admission.limits.queueTimeout,
+      armedAt: now,
+      paused: false,
+    };
+    this.#waiting.set(entry.executionId, waiting);
+    this.#armQueueTimeout(waiting);
+  }
+
+  #armQueueTimeout(waiting: Waiting): void {
+    const remaining = waiting.remainingMs;
+    if (remaining === null) return;
+    waiting.armedAt = this.#deps.clock.now();
+    const limit = this.#admission.limits.queueTimeout ?? remaining;
+    waiting.timeout = setTimeout(() => {
+      if (this.#waiting.get(waiting.entry.executionId) !== waiting) return;
+      this.#deps.meters.count('svc.executions.rejected', { reason: 'queue_timeout' });
+      this.#endWaiting(waiting, 'TIMED_OUT', `Waited longer than ${limit} ms for a slot`);
+    }, remaining);
+    waiting.timeout.unref();
+  }
+
+  #pauseWaiting(waiting: Waiting, pause: boolean): void {
+    if (waiting.paused === pause) return;
+    waiting.paused = pause;
+    if (pause) {
+      if (waiting.timeout !== undefined) clearTimeout(waiting.timeout);
+      waiting.timeout = undefined;
+      if (waiting.remainingMs !== null) {
+        const spent = this.#deps.clock.now() - waiting.armedAt;
+        waiting.remainingMs = Math.max(0, waiting.remainingMs - spent);
+      }
+    } else {
+      this.#armQueueTimeout(waiting);
+    }
+    this.emit(waiting.entry, pause ? 'execution.paused' : 'execution.resumed', {
+      status: 'QUEUED',
     });
   }
 
@@ -456,6 +499,8 @@ export class ExecutionManager {
       this.#deps.clock.now() - waiting.queuedAt,
     );
     this.#run(waiting.entry, waiting.plan, waiting.request);
+    // Paused while it waited: it keeps its slot and starts paused.
+    if (waiting.paused) this.#live.get(waiting.entry.executionId)?.run.pause();
   }
 
   #updateGauges(): void {
@@ -486,7 +531,7 @@ export class ExecutionManager {
       logger: this.#deps.logger,
       deadlineMs: this.#deps.runDeadlineMs,
       runSubWorkflow: recorder.runSubWorkflow,
-      awaitSignal: (wait) => this.#approvals.register(entry, wait),
+      awaitSignal: recorder.awaitSignal,
       listener: recorder,
       safeguards: this.#deps.safeguards,
       resolveConfig: this.#deps.resolveConfig,
@@ -603,6 +648,7 @@ export class ExecutionManager {
  */
 class RunRecorder implements RunListener {
   readonly runSubWorkflow: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
+  readonly awaitSignal: (wait: SignalWait) => PendingSignal;
   readonly ended: (outcome: RunOutcome) => void;
 
   constructor(
@@ -611,6 +657,7 @@ class RunRecorder implements RunListener {
     readonly plan: WorkflowPlan,
   ) {
     this.runSubWorkflow = (request) => manager.runChild(entry, request);
+    this.awaitSignal = (wait) => manager.registerSignal(entry, wait);
     this.ended = (outcome) => {
       manager.recordEnd(entry, outcome);
     };
