@@ -350,6 +350,47 @@ describe('WorkflowRun: time (SPEC Node-level engine settings)', () => {
     expect(attempts).toEqual([1, 2]);
   });
 
+  it('aborts the signal of an attempt whose engine.elementTimeoutMs passes, so its work stops', async () => {
+    const aborted: number[] = [];
+    const h = harness(
+      {
+        SRC: source(['x']),
+        WATCH: {
+          kind: 'processor',
+          runtime: () => ({
+            process: (m, ctx) =>
+              new Promise((resolve) => {
+                if (m.headers.attempt > 1) {
+                  resolve({ payload: 'second attempt' });
+                  return;
+                }
+                ctx.signal.addEventListener('abort', () => {
+                  aborted.push(m.headers.attempt);
+                });
+              }),
+          }),
+        },
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        {
+          nodeId: 'watch',
+          type: 'WATCH',
+          config: { engine: { elementTimeoutMs: 50, retry: { maxAttempts: 2, backoffMs: 0 } } },
+        },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'watch', 'end'),
+      { manualTime: true },
+    );
+    h.run.start();
+    await tick();
+    h.scheduler?.advance(50);
+    await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
+    expect(aborted).toEqual([1]);
+    expect(h.results.get('end')?.[0]?.payload).toBe('second attempt');
+  });
+
   it('ends a node TIMED_OUT when it is idle longer than timeoutSeconds, and the run FAILED', async () => {
     const h = harness(
       {

@@ -378,6 +378,82 @@ interface Sleeper {
   readonly reject: (reason: unknown) => void;
 }
 
+/**
+ * The context of one attempt when a node has an element timeout: the node's context with a
+ * signal of its own, aborted by the timeout or with the node.
+ */
+class AttemptContext implements NodeContext {
+  readonly #parent: NodeContext;
+  readonly #controller = new AbortController();
+  readonly #parentSignal: AbortSignal;
+  readonly #onParentAbort = (): void => {
+    this.#controller.abort(this.#parentSignal.reason);
+  };
+
+  constructor(parent: NodeContext) {
+    this.#parent = parent;
+    this.#parentSignal = parent.signal;
+    if (this.#parentSignal.aborted) this.#onParentAbort();
+    else this.#parentSignal.addEventListener('abort', this.#onParentAbort, { once: true });
+  }
+
+  get executionId(): string {
+    return this.#parent.executionId;
+  }
+
+  get sessionId(): string {
+    return this.#parent.sessionId;
+  }
+
+  get workflowId(): string {
+    return this.#parent.workflowId;
+  }
+
+  get nodeId(): string {
+    return this.#parent.nodeId;
+  }
+
+  get log(): NodeLog {
+    return this.#parent.log;
+  }
+
+  get startPayload(): unknown {
+    return this.#parent.startPayload;
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  now(): number {
+    return this.#parent.now();
+  }
+
+  sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
+    const own = options?.signal;
+    return this.#parent.sleep(ms, {
+      signal: own === undefined ? this.signal : AbortSignal.any([this.signal, own]),
+    });
+  }
+
+  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]> {
+    return this.#parent.runSubWorkflow(request);
+  }
+
+  awaitSignal(request: SignalRequest): Promise<SignalAnswer> {
+    return this.#parent.awaitSignal(request);
+  }
+
+  abort(reason: unknown): void {
+    this.#controller.abort(reason);
+  }
+
+  /** The attempt is over: it no longer follows the node's signal. */
+  dispose(): void {
+    this.#parentSignal.removeEventListener('abort', this.#onParentAbort);
+  }
+}
+
 /** Ends a node from inside its own task: the status it ends with and why. */
 class NodeEnd extends Error {
   constructor(
@@ -987,13 +1063,26 @@ export class WorkflowRun {
     message: Message,
   ): Promise<void> | undefined {
     let result: ProcessResult | Promise<ProcessResult>;
+    const attemptCtx = this.#attemptContext(node, ctx);
     try {
-      result = runtime.process(message, ctx);
+      result = runtime.process(message, attemptCtx);
     } catch (error) {
+      if (attemptCtx instanceof AttemptContext) attemptCtx.dispose();
       return this.#afterFailure(node, runtime, ctx, message, 1, error);
     }
-    if (isThenable(result)) return this.#settle(node, runtime, ctx, message, 1, result);
+    if (isThenable(result)) {
+      return this.#settle(node, runtime, ctx, message, 1, result, attemptCtx);
+    }
+    if (attemptCtx instanceof AttemptContext) attemptCtx.dispose();
     return this.#emitAll(node, message, result);
+  }
+
+  /**
+   * With `engine.elementTimeoutMs` each attempt gets a signal of its own, aborted when its
+   * time passes, so what the plugin started (a process, a request) stops with the attempt.
+   */
+  #attemptContext(node: PlannedNode, ctx: NodeContext): NodeContext {
+    return node.settings.elementTimeoutMs === undefined ? ctx : new AttemptContext(ctx);
   }
 
   async #settle(
@@ -1003,13 +1092,17 @@ export class WorkflowRun {
     message: Message,
     attempt: number,
     result: Promise<ProcessResult>,
+    attemptCtx: NodeContext = ctx,
   ): Promise<void> {
     let emits: ProcessResult;
+    const scoped = attemptCtx instanceof AttemptContext ? attemptCtx : undefined;
     try {
-      emits = await this.#guard(node, result, true);
+      emits = await this.#guard(node, result, true, scoped);
     } catch (error) {
       await this.#afterFailure(node, runtime, ctx, message, attempt, error);
       return;
+    } finally {
+      scoped?.dispose();
     }
     await this.#emitAll(node, message, emits);
   }
@@ -1018,7 +1111,12 @@ export class WorkflowRun {
    * Waits for a plugin's work under the node's clocks: the element timeout fails the attempt
    * and the idle timeout ends the node TIMED_OUT. Without either, the work is awaited as is.
    */
-  #guard<T>(node: PlannedNode, work: Promise<T>, perMessage: boolean): Promise<T> {
+  #guard<T>(
+    node: PlannedNode,
+    work: Promise<T>,
+    perMessage: boolean,
+    attempt?: AttemptContext,
+  ): Promise<T> {
     const elementMs = perMessage ? node.settings.elementTimeoutMs : undefined;
     const idleMs = node.idleTimeoutMs;
     if (elementMs === undefined && idleMs === undefined) return work;
@@ -1028,7 +1126,9 @@ export class WorkflowRun {
       if (elementMs !== undefined) {
         timers.push(
           clock.after(elementMs, () => {
-            reject(new ElementTimeout(`Message took longer than ${elementMs} ms`));
+            const timeout = new ElementTimeout(`Message took longer than ${elementMs} ms`);
+            attempt?.abort(timeout);
+            reject(timeout);
           }),
         );
       }
@@ -1075,13 +1175,23 @@ export class WorkflowRun {
         headers: { ...message.headers, attempt: attempt + 1 },
       };
       let result: ProcessResult | Promise<ProcessResult>;
+      const attemptCtx = this.#attemptContext(node, ctx);
       try {
-        result = runtime.process(next, ctx);
+        result = runtime.process(next, attemptCtx);
       } catch (retryError) {
+        if (attemptCtx instanceof AttemptContext) attemptCtx.dispose();
         await this.#afterFailure(node, runtime, ctx, message, attempt + 1, retryError);
         return;
       }
-      await this.#settle(node, runtime, ctx, message, attempt + 1, Promise.resolve(result));
+      await this.#settle(
+        node,
+        runtime,
+        ctx,
+        message,
+        attempt + 1,
+        Promise.resolve(result),
+        attemptCtx,
+      );
       return;
     }
     const reason = messageOf(error);
