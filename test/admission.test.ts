@@ -99,7 +99,7 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
     }
   });
 
-  it("refuses a start with 429 'The queue is full' at svc.execution.queue-capacity", async () => {
+  it("refuses a start with 429 'The queue is full' at svc.execution.queue-capacity, and per workflow", async () => {
     const server = await serverWith({
       SVC_EXECUTION_MAX_CONCURRENT: '1',
       SVC_EXECUTION_ON_LIMIT: 'QUEUE',
@@ -108,9 +108,20 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
     try {
       await start(server);
       expect((await start(server)).json.data.status).toBe('QUEUED');
-      const full = await start(server);
-      expect(full.status).toBe(429);
-      expect(full.json.message).toMatch(/queue/i);
+      const sameWorkflow = await start(server);
+      expect(sameWorkflow.status).toBe(429);
+      expect(sameWorkflow.json.message).toBe('The queue of this workflow is full');
+      // Workflow 'slow' of session t is another workflow: its own queue is empty, the whole
+      // queue is not.
+      const otherWorkflow = await start(server, {}, 't');
+      expect(otherWorkflow.status).toBe(429);
+      expect(otherWorkflow.json.message).toBe('The queue is full');
+      expect(
+        await server.app.meters.read('svc.executions.rejected', { reason: 'queue_full' }),
+      ).toBe(1);
+      expect(
+        await server.app.meters.read('svc.executions.rejected', { reason: 'workflow_queue_full' }),
+      ).toBe(1);
     } finally {
       await server.close();
     }

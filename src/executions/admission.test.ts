@@ -37,14 +37,24 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
     expect(admission.request(candidate(admission))).toEqual({ kind: 'refuse', reason: 'limit' });
   });
 
-  it('applies the per-session and per-workflow limits', () => {
-    const admission = new Admission({ ...OFF, maxPerSession: 1, maxPerWorkflow: 2 });
+  it('applies the per-session limit', () => {
+    const admission = new Admission({ ...OFF, maxPerSession: 1 });
+    expect(admission.request(candidate(admission, { sessionId: 'a' })).kind).toBe('run');
+    expect(admission.request(candidate(admission, { sessionId: 'a', workflowId: 'x' })).kind).toBe(
+      'refuse',
+    );
+    expect(admission.request(candidate(admission, { sessionId: 'b' })).kind).toBe('run');
+  });
+
+  it('applies the per-workflow limit to a workflow of one session only', () => {
+    const admission = new Admission({ ...OFF, maxPerWorkflow: 2 });
+    expect(admission.request(candidate(admission, { sessionId: 'a' })).kind).toBe('run');
     expect(admission.request(candidate(admission, { sessionId: 'a' })).kind).toBe('run');
     expect(admission.request(candidate(admission, { sessionId: 'a' })).kind).toBe('refuse');
+    // Another session's workflow of the same name is another workflow.
     expect(admission.request(candidate(admission, { sessionId: 'b' })).kind).toBe('run');
-    expect(admission.request(candidate(admission, { sessionId: 'c' })).kind).toBe('refuse');
     expect(
-      admission.request(candidate(admission, { sessionId: 'c', workflowId: 'other' })).kind,
+      admission.request(candidate(admission, { sessionId: 'a', workflowId: 'other' })).kind,
     ).toBe('run');
   });
 

@@ -39,6 +39,11 @@ export type Decision =
   | { readonly kind: 'queue' }
   | { readonly kind: 'refuse'; readonly reason: RefusalReason };
 
+/** A workflow is named within its session: two sessions may both have `orders`. */
+function workflowKey(candidate: Candidate): string {
+  return `${candidate.sessionId}\u0000${candidate.workflowId}`;
+}
+
 function increment(counts: Map<string, number>, key: string, by: number): void {
   const next = (counts.get(key) ?? 0) + by;
   if (next <= 0) counts.delete(key);
@@ -96,7 +101,7 @@ export class Admission {
     }
     const { onLimit, queueCapacity } = this.#limits;
     if (onLimit === 'REJECT') return { kind: 'refuse', reason: 'limit' };
-    if ((this.#queuedByWorkflow.get(candidate.workflowId) ?? 0) >= queueCapacity) {
+    if ((this.#queuedByWorkflow.get(workflowKey(candidate)) ?? 0) >= queueCapacity) {
       return { kind: 'refuse', reason: 'workflow_queue_full' };
     }
     if (this.#queued.size >= queueCapacity) return { kind: 'refuse', reason: 'queue_full' };
@@ -110,7 +115,7 @@ export class Admission {
     if (held !== undefined) {
       this.#running.delete(executionId);
       increment(this.#runningBySession, held.sessionId, -1);
-      increment(this.#runningByWorkflow, held.workflowId, -1);
+      increment(this.#runningByWorkflow, workflowKey(held), -1);
     }
     return this.admitWaiting();
   }
@@ -120,7 +125,7 @@ export class Admission {
     const queued = this.#queued.get(executionId);
     if (queued === undefined) return false;
     this.#queued.delete(executionId);
-    increment(this.#queuedByWorkflow, queued.workflowId, -1);
+    increment(this.#queuedByWorkflow, workflowKey(queued), -1);
     const sessions = this.#levels.get(queued.priority);
     const list = sessions?.get(queued.sessionId);
     if (sessions !== undefined && list !== undefined) {
@@ -134,7 +139,7 @@ export class Admission {
 
   #enqueue(candidate: Candidate): void {
     this.#queued.set(candidate.executionId, candidate);
-    increment(this.#queuedByWorkflow, candidate.workflowId, 1);
+    increment(this.#queuedByWorkflow, workflowKey(candidate), 1);
     let sessions = this.#levels.get(candidate.priority);
     if (sessions === undefined) {
       sessions = new Map();
@@ -233,7 +238,7 @@ export class Admission {
     }
     if (
       maxPerWorkflow !== null &&
-      (this.#runningByWorkflow.get(candidate.workflowId) ?? 0) >= maxPerWorkflow
+      (this.#runningByWorkflow.get(workflowKey(candidate)) ?? 0) >= maxPerWorkflow
     ) {
       return false;
     }
@@ -243,6 +248,6 @@ export class Admission {
   #hold(candidate: Candidate): void {
     this.#running.set(candidate.executionId, candidate);
     increment(this.#runningBySession, candidate.sessionId, 1);
-    increment(this.#runningByWorkflow, candidate.workflowId, 1);
+    increment(this.#runningByWorkflow, workflowKey(candidate), 1);
   }
 }
