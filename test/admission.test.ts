@@ -308,3 +308,21 @@ describe('Pausing a waiting start (SPEC States and transitions, rule 1)', () => 
     }
   });
 });
+
+describe('A paused run keeps its slot (SPEC States and transitions, rule 1)', () => {
+  it('counts a paused run against svc.execution.max-concurrent', async () => {
+    const server = await serverWith({ SVC_EXECUTION_MAX_CONCURRENT: '1' });
+    try {
+      const first = await start(server);
+      const id = first.json.data.executionId as string;
+      await server.call('POST', `/api/executions/${id}/pause`);
+      expect(await statusOf(server, id)).toBe('PAUSED');
+      const refused = await start(server);
+      expect(refused.status).toBe(429);
+      await server.call('POST', `/api/executions/${id}/stop`);
+      await eventually(async () => (await start(server)).status === 202);
+    } finally {
+      await server.close();
+    }
+  });
+});
