@@ -2,10 +2,10 @@
 // processors in one run, against a raw baseline in the same process: 5 async loops joined by
 // hand-written bounded channels of capacity 1 whose send and receive return at once when
 // they need not wait.
-import { systemClock } from '../src/core/index.js';
-import { RunClock, WorkflowRun, prepareWorkflow } from '../src/engine/index.js';
+import { prepareWorkflow } from '../src/engine/index.js';
 import type { NodeDefinition } from '../src/engine/index.js';
 import { createTestCatalog } from '../src/engine/dag/test-catalog.js';
+import { bareRun } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 
 const MESSAGES = 1_000_000;
@@ -138,23 +138,7 @@ async function engine(): Promise<number> {
   const plan = prepareWorkflow({ workflowId: 'chain5', description: '', nodes, edges }, catalog, {
     workers: false,
   });
-  const run = new WorkflowRun({
-    executionId: 'bench',
-    sessionId: 'bench',
-    workflowId: 'chain5',
-    lineage: 'bench',
-    startPayload: undefined,
-    plan,
-    clock: new RunClock(systemClock),
-    logger: { isLevelEnabled: () => false, trace: () => undefined },
-    runSubWorkflow: () => Promise.resolve([]),
-    listener: {
-      nodeChanged: () => undefined,
-      result: () => undefined,
-      log: () => undefined,
-      edgeDropped: () => undefined,
-    },
-  });
+  const run = bareRun(plan, 'bench');
   const start = process.hrtime.bigint();
   run.start();
   const outcome = await run.done;

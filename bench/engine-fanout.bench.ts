@@ -1,8 +1,8 @@
 // Fan-out: one source to 3 children consuming at different speeds. The source must move at
 // the slowest child's pace, so memory stays flat however far the fastest child could run.
-import { systemClock } from '../src/core/index.js';
-import { RunClock, WorkflowRun, prepareWorkflow } from '../src/engine/index.js';
+import { prepareWorkflow } from '../src/engine/index.js';
 import { createTestCatalog } from '../src/engine/dag/test-catalog.js';
+import { bareRun } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 
 const MESSAGES = 300_000;
@@ -83,23 +83,7 @@ export const engineFanoutBench: Bench = {
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 5);
-    const run = new WorkflowRun({
-      executionId: 'fanout',
-      sessionId: 'bench',
-      workflowId: 'fanout',
-      lineage: 'fanout',
-      startPayload: undefined,
-      plan,
-      clock: new RunClock(systemClock),
-      logger: { isLevelEnabled: () => false, trace: () => undefined },
-      runSubWorkflow: () => Promise.resolve([]),
-      listener: {
-        nodeChanged: () => undefined,
-        result: () => undefined,
-        log: () => undefined,
-        edgeDropped: () => undefined,
-      },
-    });
+    const run = bareRun(plan, 'fanout');
     const started = process.hrtime.bigint();
     run.start();
     const outcome = await run.done;

@@ -1,5 +1,8 @@
 // Shared benchmark plumbing: timing, statistics, the results table and bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { systemClock } from '../src/core/index.js';
+import { RunClock, WorkflowRun } from '../src/engine/index.js';
+import type { WorkflowPlan } from '../src/engine/index.js';
 
 export interface BenchResult {
   readonly name: string;
@@ -60,4 +63,25 @@ export function printTable(results: readonly BenchResult[]): void {
 export function writeResults(results: readonly BenchResult[], file: URL): void {
   mkdirSync(new URL('.', file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+/** A bare engine run of `plan`, with no listener, logger or sub-workflows: the engine alone. */
+export function bareRun(plan: WorkflowPlan, id: string): WorkflowRun {
+  return new WorkflowRun({
+    executionId: id,
+    sessionId: 'bench',
+    workflowId: plan.definition.workflowId,
+    lineage: id,
+    startPayload: undefined,
+    plan,
+    clock: new RunClock(systemClock),
+    logger: { isLevelEnabled: () => false, trace: () => undefined },
+    runSubWorkflow: () => Promise.resolve([]),
+    listener: {
+      nodeChanged: () => undefined,
+      result: () => undefined,
+      log: () => undefined,
+      edgeDropped: () => undefined,
+    },
+  });
 }

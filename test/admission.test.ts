@@ -3,20 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { HttpAnswer, TestServer } from './support/server.js';
+import { slowWorkflow } from './support/workflows.js';
 
-const slowFlow = {
-  workflowId: 'slow',
-  description: 'waits',
-  nodes: [
-    { nodeId: 'in', type: 'MANUAL' },
-    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 60_000 } },
-    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'wait' },
-    { source: 'wait', target: 'out' },
-  ],
-};
+const slowFlow = slowWorkflow();
 
 async function serverWith(env: Record<string, string>): Promise<TestServer> {
   const server = await startTestServer({ env });

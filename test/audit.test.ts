@@ -3,20 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
+import { slowWorkflow } from './support/workflows.js';
 
-const flow = {
-  workflowId: 'slow',
-  description: 'waits',
-  nodes: [
-    { nodeId: 'in', type: 'MANUAL' },
-    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 60_000 } },
-    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'wait' },
-    { source: 'wait', target: 'out' },
-  ],
-};
+const flow = slowWorkflow();
 
 const OPERATOR = { authorization: 'Bearer op-key' };
 const ADMIN = { authorization: 'Bearer admin-key' };

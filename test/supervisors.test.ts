@@ -6,20 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
+import { slowWorkflow } from './support/workflows.js';
 
-const flow = {
-  workflowId: 'slow',
-  description: 'waits',
-  nodes: [
-    { nodeId: 'in', type: 'MANUAL' },
-    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 60_000 } },
-    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'wait' },
-    { source: 'wait', target: 'out' },
-  ],
-};
+const flow = slowWorkflow();
 
 const INTERN = { authorization: 'Bearer intern-key' };
 const LEAD = { authorization: 'Bearer lead-key' };

@@ -1,7 +1,7 @@
 // Starts the real server in-process on a free port, and calls it over real HTTP.
 import { createApp } from '../../src/app.js';
 import type { App, AppOptions } from '../../src/app.js';
-import { loadSettings } from '../../src/config/index.js';
+import { DEFAULT_PLUGINS, loadSettings } from '../../src/config/index.js';
 import type { BuildInfo } from '../../src/config/index.js';
 import { createSilentLoggers } from '../../src/observability/index.js';
 
@@ -9,16 +9,7 @@ export const TEST_BUILD_INFO: BuildInfo = {
   version: '0.0.1-SNAPSHOT',
   commit: 'test',
   buildTime: '2026-01-01T00:00:00.000Z',
-  plugins: [
-    'process-executor',
-    'http-request',
-    'file-io',
-    'sql-query',
-    'llm-call',
-    'session-memory',
-    'decision',
-    'mcp-tool-call',
-  ],
+  plugins: [...DEFAULT_PLUGINS],
   persistence: false,
   workers: false,
 };

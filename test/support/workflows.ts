@@ -40,3 +40,20 @@ export function largeWorkflow(
   }
   return { workflowId, description: 'large', nodes: nodeList, edges: edgeList };
 }
+
+/** MANUAL -> DELAY of a minute -> NOTIFY_TERMINAL: a run that stays going while a test steers it. */
+export function slowWorkflow(workflowId = 'slow') {
+  return {
+    workflowId,
+    description: 'waits',
+    nodes: [
+      { nodeId: 'in', type: 'MANUAL' },
+      { nodeId: 'wait', type: 'DELAY', config: { delayMs: 60_000 } },
+      { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+    ],
+    edges: [
+      { source: 'in', target: 'wait' },
+      { source: 'wait', target: 'out' },
+    ],
+  };
+}
