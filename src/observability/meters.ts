@@ -184,19 +184,7 @@ export class Meters {
    * value, a timer's number of observations.
    */
   async read(name: MeterName, tags: Readonly<Record<string, string>> = {}): Promise<number> {
-    const meter = this.#meters.get(name);
-    if (!meter) return 0;
-    const { values } = await meter.get();
-    const wanted = meter instanceof Histogram ? `${prometheusName(specOf(name))}_count` : undefined;
-    let sum = 0;
-    for (const sample of values) {
-      const metricName = (sample as { metricName?: string }).metricName;
-      if (wanted !== undefined && metricName !== wanted) continue;
-      const labels = sample.labels as Record<string, string | number | undefined>;
-      if (Object.entries(tags).every(([key, value]) => String(labels[key]) === value))
-        sum += sample.value;
-    }
-    return sum;
+    return (await describeMeter(this, name, tags)).measurements[0]?.value ?? 0;
   }
 }
 
@@ -229,7 +217,7 @@ export async function describeMeter(
   name: MeterName,
   tags: Readonly<Record<string, string>>,
 ): Promise<MeterDescription> {
-  const spec = specOrThrow(METER_CATALOGUE.find((entry) => entry.name === name));
+  const spec = specOf(name);
   const metric = meters.registry.getSingleMetric(prometheusName(spec));
   if (!metric) throw new Error(`Meter ${name} is not registered`);
   const { values } = await metric.get();
@@ -266,9 +254,4 @@ export async function describeMeter(
     measurements,
     availableTags: [...available].map(([tag, seen]) => ({ tag, values: [...seen].sort() })),
   };
-}
-
-function specOrThrow(spec: MeterSpec | undefined): MeterSpec {
-  if (!spec) throw new Error('Unknown meter');
-  return spec;
 }
