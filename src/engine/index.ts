@@ -58,6 +58,7 @@ export type {
   RunListener,
   RunLogEntry,
   RunOptions,
+  ReplayPlan,
   RunOutcome,
   TimerHandle,
   TimerScheduler,
@@ -65,3 +66,12 @@ export type {
 } from './runtime/index.js';
 export { Channel, DroppingChannel, END } from './streams/channel.js';
 export type { End, Inbox, NodeInput, Outbox, Overflow } from './streams/channel.js';
+export type {
+  CheckpointStore,
+  CheckpointStoreKind,
+  CheckpointWriter,
+  NodeCheckpointSummary,
+  NodeRecorder,
+  RecordedApproval,
+  RecordedMessage,
+} from './checkpoints.js';

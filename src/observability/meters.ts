@@ -140,8 +140,11 @@ export function prometheusName(spec: MeterSpec): string {
 export class Meters {
   readonly registry = new Registry();
   readonly #meters = new Map<string, AnyMeter>();
+  /** Gauges read when they are collected rather than set as things happen. */
+  readonly #readers = new Map<string, () => number>();
 
   constructor() {
+    const readers = this.#readers;
     for (const spec of METER_CATALOGUE) {
       const options = {
         name: prometheusName(spec),
@@ -153,7 +156,13 @@ export class Meters {
         spec.type === 'counter'
           ? new Counter(options)
           : spec.type === 'gauge'
-            ? new Gauge(options)
+            ? new Gauge({
+                ...options,
+                collect(this: Gauge) {
+                  const read = readers.get(spec.name);
+                  if (read !== undefined) this.set(read());
+                },
+              })
             : new Histogram({
                 ...options,
                 buckets: [0.001, 0.01, 0.1, 0.5, 1, 5, 30, 120, 600, 3600],
@@ -177,6 +186,11 @@ export class Meters {
   set(name: MeterName, value: number, tags: Readonly<Record<string, string>> = {}): void {
     const meter = this.#meters.get(name);
     if (meter instanceof Gauge) meter.set(tags, value);
+  }
+
+  /** A gauge without tags whose value is read from `read` each time it is collected. */
+  observe(name: MeterName, read: () => number): void {
+    this.#readers.set(name, read);
   }
 
   /**

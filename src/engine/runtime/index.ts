@@ -16,5 +16,6 @@ export type {
   RunListener,
   RunLogEntry,
   RunOptions,
+  ReplayPlan,
   RunOutcome,
 } from './workflow-run.js';

@@ -8,7 +8,8 @@ import type { TestPluginType } from '../dag/test-catalog.js';
 import { prepareWorkflow } from './plan.js';
 import { ManualScheduler, RunClock } from './run-clock.js';
 import { WorkflowRun } from './workflow-run.js';
-import type { NodeState, NodeStatus, RunLogEntry } from './workflow-run.js';
+import type { NodeState, NodeStatus, ReplayPlan, RunLogEntry } from './workflow-run.js';
+import type { CheckpointWriter } from '../checkpoints.js';
 
 export interface TestRun {
   readonly run: WorkflowRun;
@@ -16,6 +17,8 @@ export interface TestRun {
   readonly logs: RunLogEntry[];
   /** Every `nodeChanged`, in order. */
   readonly changes: { nodeId: string; status: NodeStatus }[];
+  /** Nodes whose checkpoint could not be saved, in order. */
+  readonly checkpointFailures: string[];
   /** Every `runChanged`, in order. */
   readonly runChanges: ('RUNNING' | 'PAUSED')[];
   /** Set with `manualTime`: time moves only when a test advances it. */
@@ -31,6 +34,8 @@ export interface TestRunOptions {
   readonly manualTime?: boolean;
   readonly deadlineMs?: number;
   readonly capacity?: number;
+  readonly checkpoints?: CheckpointWriter;
+  readonly replay?: ReplayPlan;
 }
 
 /** A trigger that emits the payloads, one per turn of the event loop. */
@@ -74,6 +79,7 @@ export function createTestRun(
   const logs: RunLogEntry[] = [];
   const changes: { nodeId: string; status: NodeStatus }[] = [];
   const runChanges: ('RUNNING' | 'PAUSED')[] = [];
+  const checkpointFailures: string[] = [];
   const run = new WorkflowRun({
     executionId: 'e1',
     sessionId: 's1',
@@ -84,6 +90,8 @@ export function createTestRun(
     clock,
     deadlineMs: options.deadlineMs,
     channelCapacity: options.capacity,
+    checkpoints: options.checkpoints,
+    replay: options.replay,
     logger: { isLevelEnabled: () => false, trace: () => undefined },
     runSubWorkflow: () => Promise.resolve([]),
     listener: {
@@ -92,6 +100,7 @@ export function createTestRun(
       result: (nodeId, message) => results.set(nodeId, [...(results.get(nodeId) ?? []), message]),
       log: (entry) => logs.push(entry),
       edgeDropped: () => undefined,
+      checkpointFailed: (nodeId) => checkpointFailures.push(nodeId),
     },
   });
   const node = (nodeId: string): NodeState => {
@@ -105,6 +114,7 @@ export function createTestRun(
     logs,
     changes,
     runChanges,
+    checkpointFailures,
     scheduler,
     node,
     payloads: (nodeId) => (results.get(nodeId) ?? []).map((message) => message.payload),

@@ -19,6 +19,7 @@ import type {
   StreamNode,
   SubWorkflowRequest,
 } from '../../plugin-api/index.js';
+import type { CheckpointWriter, NodeRecorder, RecordedMessage } from '../checkpoints.js';
 import { Channel, DroppingChannel, END } from '../streams/channel.js';
 import type { NodeInput } from '../streams/channel.js';
 import { childMessageId, sourceMessageId } from './message-ids.js';
@@ -78,6 +79,17 @@ export interface RunListener {
   result(nodeId: string, message: Message): void;
   log(entry: RunLogEntry): void;
   edgeDropped(nodeId: string): void;
+  /** A node's checkpoint or end marker could not be saved: the node stays unmarked. */
+  checkpointFailed?(nodeId: string, error: unknown): void;
+}
+
+/**
+ * Restart, retry and recover (ARCHITECTURE "Checkpoints and replay"): nodes that emit their
+ * recorded output again instead of running, and nodes left out of the run altogether.
+ */
+export interface ReplayPlan {
+  readonly outputs: ReadonlyMap<string, readonly RecordedMessage[]>;
+  readonly omitted: ReadonlySet<string>;
 }
 
 /** The part of a pino logger the engine uses, so the engine does not depend on pino. */
@@ -110,6 +122,9 @@ export interface RunOptions {
    * when the run starts; a failure fails every message of the node like a plugin error.
    */
   readonly resolveConfig?: ConfigResolver | undefined;
+  /** Where every emitted message and end marker is recorded; nothing is recorded without. */
+  readonly checkpoints?: CheckpointWriter | undefined;
+  readonly replay?: ReplayPlan | undefined;
 }
 
 export type ConfigResolver = (
@@ -475,7 +490,10 @@ function messageOf(error: unknown): string {
 }
 
 export class WorkflowRun {
+  /** The nodes that take part in the run, in topological order. */
   readonly nodes: readonly NodeState[];
+  /** Every node of the plan, by plan index; nodes left out of a replay have a state too. */
+  readonly #states: readonly NodeState[];
   readonly done: Promise<RunOutcome>;
   readonly #options: RunOptions;
   readonly #plan: WorkflowPlan;
@@ -503,12 +521,16 @@ export class WorkflowRun {
    */
   #gates: readonly NodeGate[] | undefined;
   #paused = false;
+  #checkpoints: CheckpointWriter | undefined;
+  /** Per node, made when it first records: most nodes of a parked run never do. */
+  #recorders: (NodeRecorder | undefined)[] | undefined;
 
   constructor(options: RunOptions) {
     this.#options = options;
     this.#plan = options.plan;
     const capacity = options.channelCapacity ?? DEFAULT_CAPACITY;
-    this.nodes = this.#plan.nodes.map((node) => ({
+    this.#checkpoints = options.checkpoints;
+    this.#states = this.#plan.nodes.map((node) => ({
       nodeId: node.nodeId,
       type: node.type,
       status: 'PENDING',
@@ -553,7 +575,13 @@ export class WorkflowRun {
       },
     };
     this.#contexts = this.#plan.nodes.map((node) => new RunNodeContext(scope, node.nodeId));
-    this.#finished = this.#plan.nodes.map(() => false);
+    const omitted = options.replay?.omitted;
+    this.#finished = this.#plan.nodes.map((node) => omitted?.has(node.nodeId) === true);
+    this.#finishedCount = omitted === undefined ? 0 : this.#finished.filter(Boolean).length;
+    this.nodes =
+      omitted === undefined || omitted.size === 0
+        ? this.#states
+        : this.#states.filter((state) => !omitted.has(state.nodeId));
     this.#pendingEnds = this.#plan.nodes.map(() => undefined);
     this.#parentsEnded = this.#plan.nodes.map(() => 0);
     this.#parentsSucceeded = this.#plan.nodes.map(() => 0);
@@ -796,7 +824,7 @@ export class WorkflowRun {
   }
 
   #state(index: number): NodeState {
-    const state = this.nodes[index];
+    const state = this.#states[index];
     if (state === undefined) throw new Error(`No node ${index}`);
     return state;
   }
@@ -837,12 +865,23 @@ export class WorkflowRun {
   }
 
   async #runNode(node: PlannedNode): Promise<void> {
+    // Left out of a replay: it neither runs nor replays.
+    if (this.#finished[node.index] === true) return;
     const state = this.#state(node.index);
     const context = this.#contexts[node.index];
     if (context === undefined) return;
     let outcome: NodeEnd;
     let deadline: TimerHandle | undefined;
+    const recorded = this.#options.replay?.outputs.get(node.nodeId);
     try {
+      if (recorded !== undefined) {
+        await this.#replay(node, recorded);
+        outcome = this.#pendingEnds[node.index] ?? new NodeEnd('COMPLETED', '');
+        const marking = this.#markEnd(node, outcome);
+        if (marking !== undefined) await marking;
+        this.#finish(node, outcome);
+        return;
+      }
       const runtime = this.#createRuntime(node);
       if (node.settings.deadlineMs !== undefined) {
         const ms = node.settings.deadlineMs;
@@ -888,7 +927,71 @@ export class WorkflowRun {
     } finally {
       deadline?.cancel();
     }
+    const marking = this.#markEnd(node, outcome);
+    if (marking !== undefined) await marking;
     this.#finish(node, outcome);
+  }
+
+  /**
+   * SPEC Checkpoint: a node that completed gets its end marker, durable before its children
+   * see the completion. A marker that cannot be saved is reported and the run goes on; the
+   * node stays unmarked, so a resume runs it again.
+   */
+  #markEnd(node: PlannedNode, outcome: NodeEnd): Promise<void> | undefined {
+    if (this.#checkpoints === undefined) return undefined;
+    if (outcome.status !== 'COMPLETED' && outcome.status !== 'SKIPPED') return undefined;
+    if (this.#pendingEnds[node.index] !== undefined) return undefined;
+    const failed = (error: unknown): void => {
+      this.#options.listener.checkpointFailed?.(node.nodeId, error);
+    };
+    try {
+      return this.#recorder(node).end()?.then(undefined, failed);
+    } catch (error) {
+      failed(error);
+      return undefined;
+    }
+  }
+
+  #recorder(node: PlannedNode): NodeRecorder {
+    const recorders = (this.#recorders ??= []);
+    let recorder = recorders[node.index];
+    if (recorder === undefined) {
+      recorder = (this.#checkpoints as CheckpointWriter).node(node.nodeId);
+      recorders[node.index] = recorder;
+    }
+    return recorder;
+  }
+
+  /**
+   * Stops recording: the run is no longer restartable (it left the archive), so what it
+   * would record is not needed and its recorders are let go.
+   */
+  stopRecording(): void {
+    this.#checkpoints = undefined;
+    this.#recorders = undefined;
+  }
+
+  /**
+   * A replayed node emits its recorded output again, with the same ids and ports, under the
+   * same gate as a source: a paused or stepped run holds it like any node.
+   */
+  async #replay(node: PlannedNode, recorded: readonly RecordedMessage[]): Promise<void> {
+    this.#markStarted(node.index);
+    for (const message of recorded) {
+      const gate = this.#gates?.[node.index];
+      if (gate !== undefined && !gate.free) {
+        gate.endStep();
+        const waiting = gate.open ? undefined : gate.arrive();
+        if (waiting !== undefined) await waiting;
+      }
+      if (this.#pendingEnds[node.index] !== undefined) return;
+      const pending = this.#emit(node, message.id, message.headers, {
+        port: message.port,
+        payload: message.payload,
+      });
+      if (pending !== undefined) await pending;
+    }
+    this.#gates?.[node.index]?.endStep();
   }
 
   /** The plugin's runtime for the node's resolved configuration. */
@@ -1338,7 +1441,11 @@ export class WorkflowRun {
           : { ...inherited, attempt: 1 }
         : { ...inherited, ...emit.headers, attempt: 1 };
     const message: Message = { id, payload: emit.payload, headers };
-    const targets = node.routes.get(emit.port ?? 'out') ?? node.anyPort;
+    const port = emit.port ?? 'out';
+    if (this.#checkpoints !== undefined) {
+      this.#recorder(node).record({ id, port, payload: emit.payload, headers });
+    }
+    const targets = node.routes.get(port) ?? node.anyPort;
     if (targets.length === 1) return this.#inputs[targets[0] ?? -1]?.send(message);
     let waiting: Promise<void>[] | undefined;
     for (const target of targets) {
