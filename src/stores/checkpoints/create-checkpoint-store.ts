@@ -1,0 +1,32 @@
+// Picks the checkpoint store named by the settings (SPEC "Checkpoint caps and stores"); the
+// composition root calls this.
+import { assertNever } from '../../core/index.js';
+import type { CheckpointStore } from '../../engine/index.js';
+import { FileCheckpointStore } from './file-checkpoint-store.js';
+import { MemoryCheckpointStore } from './memory-checkpoint-store.js';
+
+export type CheckpointStoreOptions =
+  | {
+      readonly type: 'memory';
+      readonly messagesPerNode: number;
+      readonly bytesPerNode: number;
+      /** With a directory, the memory store spills output beyond its caps there. */
+      readonly spillDir: string | null;
+    }
+  | { readonly type: 'file'; readonly dir: string };
+
+/** The store is not opened here: the caller awaits `open()`, which can fail on damaged data. */
+export function createCheckpointStore(options: CheckpointStoreOptions): CheckpointStore {
+  switch (options.type) {
+    case 'memory':
+      return new MemoryCheckpointStore({
+        messagesPerNode: options.messagesPerNode,
+        bytesPerNode: options.bytesPerNode,
+        spillDir: options.spillDir,
+      });
+    case 'file':
+      return new FileCheckpointStore({ dir: options.dir });
+    default:
+      return assertNever(options, 'checkpoint store type');
+  }
+}

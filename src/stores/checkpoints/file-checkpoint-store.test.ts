@@ -1,0 +1,334 @@
+import {
+  appendFile,
+  mkdtemp,
+  open,
+  readFile,
+  readdir,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { NodeRecorder } from '../../engine/index.js';
+import { fileNameForId } from '../file/file-name-for-id.js';
+import {
+  describeCheckpointStoreConformance,
+  recordedMessage,
+} from './checkpoint-store.conformance.js';
+import { CHECKPOINT_FILE_FORMAT } from './checkpoint-lines.js';
+import { CHECKPOINT_FILE_EXTENSION, FileCheckpointStore } from './file-checkpoint-store.js';
+
+function makeDir(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'svc-checkpoints-'));
+}
+
+function fileOf(dir: string, executionId: string): string {
+  return path.join(dir, fileNameForId(executionId) + CHECKPOINT_FILE_EXTENSION);
+}
+
+/** What a crash in the middle of writing a message line leaves. */
+const TORN_LINE = '{"n":"done","m":{"id":"torn","port":"out","payl';
+
+describeCheckpointStoreConformance('file', async () => {
+  const dir = await makeDir();
+  return {
+    store: new FileCheckpointStore({ dir }),
+    reopen: () => Promise.resolve(new FileCheckpointStore({ dir })),
+    unsavablePayloads: [1, 2n, 3],
+    tear: (executionId) => appendFile(fileOf(dir, executionId), TORN_LINE),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+});
+
+/** The prototype every FileHandle shares, to count the store's system calls on. */
+async function fileHandlePrototype(dir: string): Promise<FileHandle> {
+  const handle = await open(path.join(dir, 'probe'), 'w');
+  await handle.close();
+  await rm(path.join(dir, 'probe'));
+  return Object.getPrototypeOf(handle) as FileHandle;
+}
+
+describe('FileCheckpointStore', () => {
+  let dir: string;
+  const opened: FileCheckpointStore[] = [];
+
+  beforeEach(async () => {
+    dir = await makeDir();
+  });
+
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function openStore(directory = dir): Promise<FileCheckpointStore> {
+    const store = new FileCheckpointStore({ dir: directory });
+    opened.push(store);
+    await store.open();
+    return store;
+  }
+
+  async function lines(executionId: string): Promise<unknown[]> {
+    const content = await readFile(fileOf(dir, executionId), 'utf8');
+    expect(content.endsWith('\n')).toBe(true);
+    return content
+      .slice(0, -1)
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
+  }
+
+  function recordMany(recorder: NodeRecorder, count: number): void {
+    for (let index = 0; index < count; index++) {
+      recorder.record(recordedMessage(`m${index}`, { index, text: 'some text to make it longer' }));
+    }
+  }
+
+  it('is a durable store of kind file', async () => {
+    const store = await openStore();
+    expect(store.kind).toBe('file');
+    expect(store.durable).toBe(true);
+  });
+
+  it('writes one JSON line per record, after a header naming the execution', async () => {
+    const store = await openStore();
+    const writer = store.writer('a b');
+    const recorder = writer.node('node');
+    recorder.record(recordedMessage('m1', { x: 1 }, { headers: { attempt: 1, trace: 't' } }));
+    recorder.record(recordedMessage('m2', 'text', { port: 'error' }));
+    recorder.record(recordedMessage('m3', undefined));
+    recorder.record(recordedMessage('m4', Buffer.from('hi')));
+    await recorder.end();
+    await writer.approval({ nodeId: 'wait', messageId: 'm1', approved: true, comment: null });
+    expect(await readdir(dir)).toEqual(['a%20b.jsonl']);
+    expect(await lines('a b')).toEqual([
+      { format: CHECKPOINT_FILE_FORMAT, execution: 'a b' },
+      { n: 'node', begin: true },
+      {
+        n: 'node',
+        m: { id: 'm1', port: 'out', payload: { x: 1 }, headers: { attempt: 1, trace: 't' } },
+      },
+      { n: 'node', m: { id: 'm2', port: 'error', payload: 'text', headers: { attempt: 1 } } },
+      { n: 'node', m: { id: 'm3', port: 'out', headers: { attempt: 1 } } },
+      { n: 'node', m: { id: 'm4', port: 'out', base64: 'aGk=', headers: { attempt: 1 } } },
+      { n: 'node', end: true },
+      { a: { nodeId: 'wait', messageId: 'm1', approved: true, comment: null } },
+    ]);
+  });
+
+  it('keeps the execution id inside a file whose name is a hash', async () => {
+    const longId = 'e'.repeat(300);
+    const store = await openStore();
+    const recorder = store.writer(longId).node('node');
+    recordMany(recorder, 1);
+    await recorder.end();
+    await store.close();
+    const [name] = await readdir(dir);
+    expect(name).toMatch(/^@sha256-[0-9a-f]{64}\.jsonl$/);
+    expect(await (await openStore()).executions()).toEqual([longId]);
+  });
+
+  it('batches records into few writes and forces them once per end marker', async () => {
+    const prototype = await fileHandlePrototype(dir);
+    const store = await openStore();
+    const writer = store.writer('e1');
+    // The file exists before counting: its creation adds a header and a directory fsync.
+    await writer.node('first').end();
+    const sizeBefore = (await stat(fileOf(dir, 'e1'))).size;
+    const writes = vi.spyOn(prototype, 'write');
+    const syncs = vi.spyOn(prototype, 'sync');
+    const recorder = writer.node('node');
+    recordMany(recorder, 10_000);
+    await recorder.end();
+    const written = (await stat(fileOf(dir, 'e1'))).size - sizeBefore;
+    expect(written).toBeGreaterThan(500_000);
+    // About one write per 64 KiB, and one for the rest.
+    expect(writes.mock.calls.length).toBeLessThanOrEqual(Math.ceil(written / 65_536) + 1);
+    expect(syncs).toHaveBeenCalledTimes(1);
+    expect(await lines('e1')).toHaveLength(3 + 10_002);
+  });
+
+  it('serves every end marker waiting at once with one fsync (group commit)', async () => {
+    const prototype = await fileHandlePrototype(dir);
+    const store = await openStore();
+    const writer = store.writer('e1');
+    const first = writer.node('first');
+    recordMany(first, 1);
+    await first.end();
+    const syncs = vi.spyOn(prototype, 'sync');
+    const recorders = Array.from({ length: 20 }, (_, index) => writer.node(`n${index}`));
+    for (const recorder of recorders) recordMany(recorder, 3);
+    await Promise.all(
+      recorders.map(async (recorder) => {
+        await recorder.end();
+      }),
+    );
+    expect(syncs).toHaveBeenCalledTimes(1);
+  });
+
+  it('follows a write and fsync under way with exactly one more for the markers that came meanwhile', async () => {
+    const prototype = await fileHandlePrototype(dir);
+    const store = await openStore();
+    const writer = store.writer('e1');
+    await writer.node('created').end();
+    const first = writer.node('first');
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const syncs = vi.spyOn(prototype, 'sync').mockImplementationOnce(() => held);
+    const firstEnd = first.end();
+    await vi.waitFor(() => {
+      expect(syncs).toHaveBeenCalledTimes(1);
+    });
+    // The first round is held in its fsync: these markers wait for the next round.
+    const later = Array.from({ length: 10 }, (_, index) => writer.node(`n${index}`).end());
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await Promise.all([firstEnd, ...later]);
+    expect(syncs).toHaveBeenCalledTimes(2);
+  });
+
+  it('fails only the node whose message cannot be JSON, without throwing from record()', async () => {
+    const store = await openStore();
+    const writer = store.writer('e1');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const broken = writer.node('broken');
+    const fine = writer.node('fine');
+    expect(() => {
+      broken.record(recordedMessage('m1', cyclic));
+      broken.record(recordedMessage('m2', 'after the failure'));
+      fine.record(recordedMessage('m1', 'fine'));
+    }).not.toThrow();
+    await expect(broken.end()).rejects.toMatchObject({ code: 'STORE_FAILED' });
+    await fine.end();
+    expect(
+      (await store.summary('e1'))?.map((node) => [node.nodeId, node.messages, node.complete]),
+    ).toEqual([
+      ['broken', 0, false],
+      ['fine', 1, true],
+    ]);
+  });
+
+  it('rejects the markers of a failed write, cuts it off and takes nothing more', async () => {
+    const prototype = await fileHandlePrototype(dir);
+    const store = await openStore();
+    const writer = store.writer('e1');
+    const saved = writer.node('saved');
+    recordMany(saved, 2);
+    await saved.end();
+    const sizeBefore = (await stat(fileOf(dir, 'e1'))).size;
+    vi.spyOn(prototype, 'sync').mockRejectedValueOnce(new Error('EIO: i/o error, fsync'));
+    const lost = writer.node('lost');
+    recordMany(lost, 2);
+    await expect(lost.end()).rejects.toMatchObject({ code: 'STORE_FAILED' });
+    const after = writer.node('after');
+    await expect(after.end()).rejects.toMatchObject({ code: 'STORE_FAILED' });
+    expect((await stat(fileOf(dir, 'e1'))).size).toBe(sizeBefore);
+    expect(store.bytes).toBe(sizeBefore);
+    expect((await store.summary('e1'))?.map((node) => [node.nodeId, node.complete])).toEqual([
+      ['saved', true],
+    ]);
+    await expect(writer.close()).rejects.toMatchObject({ code: 'STORE_FAILED' });
+  });
+
+  it('counts the bytes of its files, also after a reopen', async () => {
+    const store = await openStore();
+    for (const executionId of ['e1', 'e2']) {
+      const recorder = store.writer(executionId).node('node');
+      recordMany(recorder, 50);
+      await recorder.end();
+    }
+    const total = (await stat(fileOf(dir, 'e1'))).size + (await stat(fileOf(dir, 'e2'))).size;
+    expect(store.bytes).toBe(total);
+    await store.close();
+    expect((await openStore()).bytes).toBe(total);
+  });
+
+  it('cuts a torn tail off before appending to a file after a restart', async () => {
+    const store = await openStore();
+    const recorder = store.writer('e1').node('done');
+    recordMany(recorder, 2);
+    await recorder.end();
+    await store.close();
+    await appendFile(fileOf(dir, 'e1'), TORN_LINE);
+
+    const reopened = await openStore();
+    const resumed = reopened.writer('e1');
+    const next = resumed.node('next');
+    recordMany(next, 1);
+    await next.end();
+    expect(await lines('e1')).toHaveLength(8);
+    expect(reopened.bytes).toBe((await stat(fileOf(dir, 'e1'))).size);
+  });
+
+  it('removes a file whose header is torn, a crash while it was being created', async () => {
+    await writeFile(fileOf(dir, 'e1'), '{"format":1,"execu');
+    const store = await openStore();
+    expect(await store.executions()).toEqual([]);
+    expect(await readdir(dir)).toEqual([]);
+    expect(store.bytes).toBe(0);
+  });
+
+  it('refuses to open with STORE_DAMAGED naming a file whose header is not a checkpoint header', async () => {
+    const file = fileOf(dir, 'e1');
+    await writeFile(file, '{"something":"else"}\n');
+    await expect(openStore()).rejects.toMatchObject({ code: 'STORE_DAMAGED', params: { file } });
+  });
+
+  it('refuses to open with STORE_DAMAGED naming a file that holds another execution', async () => {
+    const file = fileOf(dir, 'e1');
+    await writeFile(file, `{"format":${CHECKPOINT_FILE_FORMAT},"execution":"e2"}\n`);
+    await expect(openStore()).rejects.toMatchObject({ code: 'STORE_DAMAGED', params: { file } });
+  });
+
+  it('rejects reads with STORE_DAMAGED when a line before the last is broken', async () => {
+    const store = await openStore();
+    const recorder = store.writer('e1').node('node');
+    recordMany(recorder, 1);
+    await recorder.end();
+    await store.close();
+    const file = fileOf(dir, 'e1');
+    const content = await readFile(file, 'utf8');
+    await writeFile(file, content.replace('"m":{"id":"m0"', '"m":{"id":m0'));
+    const reopened = await openStore();
+    await expect(reopened.output('e1', 'node')).rejects.toMatchObject({
+      code: 'STORE_DAMAGED',
+      params: { file },
+    });
+  });
+
+  it('ignores files that are not checkpoint files and creates a missing directory', async () => {
+    const nested = path.join(dir, 'deeper', 'still');
+    const store = await openStore(nested);
+    await writeFile(path.join(nested, 'notes.txt'), 'not ours');
+    await store.close();
+    expect(await (await openStore(nested)).executions()).toEqual([]);
+  });
+
+  it('rejects use before open() and after close() with STORE_FAILED', async () => {
+    const store = new FileCheckpointStore({ dir });
+    expect(() => store.writer('e1')).toThrow(/is not open/);
+    await expect(store.summary('e1')).rejects.toMatchObject({ code: 'STORE_FAILED' });
+    await store.open();
+    await store.close();
+    await expect(store.executions()).rejects.toMatchObject({ code: 'STORE_FAILED' });
+  });
+
+  it('keeps the file of a closed writer readable and releases its handle', async () => {
+    const store = await openStore();
+    const writer = store.writer('e1');
+    const recorder = writer.node('node');
+    recordMany(recorder, 3);
+    await recorder.end();
+    await writer.close();
+    await writer.close();
+    expect(await store.output('e1', 'node')).toHaveLength(3);
+    await store.drop('e1');
+    expect(await readdir(dir)).toEqual([]);
+  });
+});

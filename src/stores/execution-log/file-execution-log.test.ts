@@ -1,0 +1,87 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ExecutionLogEvent } from './execution-log-events.js';
+import { EXECUTION_LOG_FILE, FileExecutionLog } from './file-execution-log.js';
+
+const started = (executionId: string): ExecutionLogEvent => ({
+  type: 'run.started',
+  at: 1,
+  executionId,
+});
+
+describe('the file execution log', () => {
+  let dir: string;
+  const failures: string[] = [];
+  const make = (): FileExecutionLog =>
+    new FileExecutionLog({ dir, onAppendFailed: (type) => failures.push(type) });
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'execution-log-'));
+    failures.length = 0;
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps every appended event, in order, across a reopen', async () => {
+    const log = make();
+    expect(await log.open()).toEqual([]);
+    for (let i = 0; i < 100; i++) log.append(started(`e${i}`));
+    await log.durableNow();
+    await log.close(5000);
+    const again = make();
+    const events = await again.open();
+    expect(events.map((event) => (event as { executionId: string }).executionId)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `e${i}`),
+    );
+    await again.close(5000);
+  });
+
+  it('ignores a torn last line and appends after it on a line of its own', async () => {
+    await writeFile(
+      path.join(dir, EXECUTION_LOG_FILE),
+      `${JSON.stringify(started('a'))}\n{"type":"run.sta`,
+    );
+    const log = make();
+    expect(await log.open()).toEqual([started('a')]);
+    log.append(started('b'));
+    await log.close(5000);
+    const events = await make().open();
+    expect(events).toEqual([started('a'), started('b')]);
+  });
+
+  it('refuses to open a log damaged before its last line, naming the line', async () => {
+    await writeFile(
+      path.join(dir, EXECUTION_LOG_FILE),
+      `garbage\n${JSON.stringify(started('a'))}\n`,
+    );
+    await expect(make().open()).rejects.toThrow(/damaged at line 1/);
+  });
+
+  it('compacts to the given events and keeps appending after them', async () => {
+    const log = make();
+    await log.open();
+    for (let i = 0; i < 10; i++) log.append(started(`old${i}`));
+    await log.compact([started('kept')]);
+    log.append(started('after'));
+    await log.close(5000);
+    const text = await readFile(path.join(dir, EXECUTION_LOG_FILE), 'utf8');
+    expect(
+      text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([started('kept'), started('after')]);
+  });
+
+  it('counts appends after close as failed, by type', async () => {
+    const log = make();
+    await log.open();
+    await log.close(5000);
+    log.append(started('late'));
+    log.append({ type: 'node.started', at: 1, executionId: 'x', nodeId: 'n', nodeType: 'T' });
+    expect(failures).toEqual(['run', 'node']);
+  });
+});
