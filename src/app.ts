@@ -7,7 +7,7 @@ import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
 import type { SessionStore } from './engine/index.js';
 import { AuditLog, EventBus, Supervisors, startRuleSupervisors } from './events/index.js';
-import { ExecutionManager, ExecutionRegistry } from './executions/index.js';
+import { ExecutionJournal, ExecutionManager, ExecutionRegistry } from './executions/index.js';
 import type { RouteEntry } from './http/index.js';
 import {
   createHttpServer,
@@ -19,6 +19,7 @@ import {
   registerOpenApi,
   registerOpenApiRoutes,
   registerPluginRoutes,
+  registerRestartRoutes,
   registerSessionRoutes,
   registerWorkflowRoutes,
 } from './http/index.js';
@@ -27,7 +28,8 @@ import type { Loggers } from './observability/index.js';
 import { createPluginRegistry } from './plugins/index.js';
 import type { PluginRegistry } from './plugins/index.js';
 import { SessionService } from './services/index.js';
-import { createSessionStore } from './stores/index.js';
+import { FileExecutionLog, createCheckpointStore, createSessionStore } from './stores/index.js';
+import type { CheckpointStore } from './engine/index.js';
 
 export interface AppOptions {
   readonly settings: Settings;
@@ -91,9 +93,35 @@ export async function createApp(options: AppOptions): Promise<App> {
     now: () => clock.now(),
   });
   const meters = new Meters();
+  const checkpoints = checkpointStoreFor(settings);
+  await checkpoints.open();
+  meters.observe('svc.checkpoint.bytes', () => checkpoints.bytes);
+  const logDir = settings['svc.execution-log.dir'];
+  const journal = new ExecutionJournal({
+    store:
+      logDir === null
+        ? undefined
+        : new FileExecutionLog({
+            dir: logDir,
+            onAppendFailed: (type) => {
+              meters.count('svc.tracker.log.append.failed', { type });
+            },
+          }),
+    retainedRuns: settings['svc.execution-log.retained-runs'],
+    compactAfter: settings['svc.execution-log.compact-after'],
+    now: () => clock.now(),
+    onDrop: (executionId) => {
+      checkpoints.drop(executionId).catch((error: unknown) => {
+        loggers.app.warn({ executionId, err: error }, 'Checkpoints of a dropped run stay on disk');
+      });
+    },
+  });
   const bus = new EventBus(10_000);
   const executions = new ExecutionManager({
     meters,
+    checkpoints,
+    journal,
+    retainedForRestart: settings['svc.restart.retained-executions'],
     events: (event) => {
       bus.publish(event);
     },
@@ -147,7 +175,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   registerWorkflowRoutes(fastify, sessions);
   registerPluginRoutes(fastify, plugins);
   const desk = {
-    audit: new AuditLog({ capacity: 10_000, clock, ids }),
+    audit: new AuditLog({
+      capacity: 10_000,
+      clock,
+      ids,
+      onRecord: (entry) => {
+        journal.control(entry.executionId, { ...entry });
+      },
+    }),
     supervisors: new Supervisors(settings['svc.supervisors']),
     sessionOf: (executionId: string) => registry.get(executionId)?.sessionId ?? null,
   };
@@ -160,6 +195,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   registerExecutionRoutes(fastify, executions, registry, desk);
   registerControlRoutes(fastify, desk, executions);
   registerExecutionControlRoutes(fastify, executions, desk);
+  registerRestartRoutes(fastify, executions, desk);
   registerEventRoutes(fastify, {
     bus,
     executions,
@@ -181,11 +217,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   await registerOpenApiRoutes(fastify);
   await fastify.ready();
+  // SPEC "Recover conditions": on boot with a durable execution log.
+  await executions.boot({ autoResume: settings['svc.restart.auto-resume'] });
 
   const close = async (): Promise<void> => {
     ruleSupervisors.close();
     await fastify.close();
     await executions.stopAll('Server stopping');
+    await journal.close(5_000);
+    await checkpoints.close();
     await store.close();
   };
 
@@ -232,6 +272,29 @@ function sessionStoreFor(settings: Settings, buildInfo: BuildInfo): SessionStore
         },
       });
   }
+}
+
+/**
+ * SPEC "Limits": memory (default), memory with spill files, or files. Setting
+ * `svc.restart.dir` alone is enough for files, as the deployment facts describe.
+ */
+function checkpointStoreFor(settings: Settings): CheckpointStore {
+  const type = settings['svc.restart.store-type'];
+  const dir = settings['svc.restart.dir'];
+  if (type === 'postgres') {
+    throw new AppError('SETTINGS_INVALID', {
+      params: { detail: "svc.restart.store-type 'postgres' is not available yet in this build" },
+    });
+  }
+  if (type === 'file' || dir !== null) {
+    return createCheckpointStore({ type: 'file', dir: dir ?? 'data/checkpoints' });
+  }
+  return createCheckpointStore({
+    type: 'memory',
+    messagesPerNode: settings['svc.restart.messages-per-node'],
+    bytesPerNode: settings['svc.restart.bytes-per-node'],
+    spillDir: settings['svc.restart.spill-dir'],
+  });
 }
 
 export function keyRingOf(settings: Settings): KeyRing {

@@ -76,6 +76,32 @@ export const ERROR_CATALOGUE = {
     template:
       "Execution '{executionId}' is not waiting for a slot; its priority can no longer change",
   },
+  NOT_RESTARTABLE: {
+    kind: 'user',
+    retryable: false,
+    template:
+      "Execution '{executionId}' is no longer restartable: only the newest {retained} executions are kept for restart",
+  },
+  RESTART_REFUSED: {
+    kind: 'user',
+    retryable: false,
+    template: "Execution '{executionId}' cannot be restarted: {detail}",
+  },
+  RESTART_IN_PROGRESS: {
+    kind: 'user',
+    retryable: true,
+    template: "A restart of execution '{executionId}' is already in progress",
+  },
+  RESTART_NOT_ACCEPTED: {
+    kind: 'operational',
+    retryable: true,
+    template: "The new run of execution '{executionId}' was not accepted within {seconds} s",
+  },
+  RECOVER_REFUSED: {
+    kind: 'user',
+    retryable: false,
+    template: "Execution '{executionId}' cannot be recovered: {detail}",
+  },
   SIGNAL_NOT_EXPECTED: {
     kind: 'user',
     retryable: false,

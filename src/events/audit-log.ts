@@ -36,11 +36,19 @@ export class AuditLog {
   readonly #capacity: number;
   readonly #clock: Clock;
   readonly #ids: IdGenerator;
+  readonly #onRecord: ((entry: AuditEntry) => void) | undefined;
 
-  constructor(options: { capacity: number; clock: Clock; ids: IdGenerator }) {
+  constructor(options: {
+    capacity: number;
+    clock: Clock;
+    ids: IdGenerator;
+    /** Also called with every entry: the execution log records control commands. */
+    onRecord?: (entry: AuditEntry) => void;
+  }) {
     this.#capacity = options.capacity;
     this.#clock = options.clock;
     this.#ids = options.ids;
+    this.#onRecord = options.onRecord;
   }
 
   record(record: AuditRecord): AuditEntry {
@@ -56,6 +64,7 @@ export class AuditLog {
     };
     this.#entries.push(entry);
     if (this.#entries.length > this.#capacity) this.#entries.shift();
+    this.#onRecord?.(entry);
     return entry;
   }
 

@@ -1,5 +1,6 @@
 // Starting and following executions: prepares the workflow (a cached plan per version),
 // runs it on the engine, and keeps its record, results and logs in the registry.
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppError } from '../core/index.js';
 import type { Meters } from '../observability/index.js';
@@ -12,8 +13,14 @@ import {
   realTimers,
 } from '../engine/index.js';
 import type {
+  CheckpointStore,
+  CheckpointWriter,
   ConfigResolver,
+  NodeCheckpointSummary,
   LogLevel,
+  RecordedApproval,
+  RecordedMessage,
+  ReplayPlan,
   PendingSignal,
   SignalWait,
   NodeState,
@@ -36,6 +43,9 @@ import { isTerminalExecutionStatus } from './execution-registry.js';
 import { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS } from './execution-events.js';
 import type { ExecutionEventKind, ExecutionEventSink } from './execution-events.js';
 import type { ExecutionEntry, ExecutionRegistry, ExecutionStatus } from './execution-registry.js';
+import { ABORTED_MESSAGE } from './execution-journal.js';
+import type { ExecutionJournal, RunHistory } from './execution-journal.js';
+import { replayShape } from './replay-planning.js';
 
 /** SPEC "Limits": sub-workflow nesting depth. */
 export const MAX_NESTING_DEPTH = 5;
@@ -63,7 +73,68 @@ export interface ExecutionManagerDeps {
   readonly idempotency?: { readonly maxKeys: number; readonly ttlMs: number };
   /** Where run and node events go (event streams, supervisors). */
   readonly events?: ExecutionEventSink;
+  /** Where runs record what their nodes emit (SPEC Checkpoint); nothing is recorded without. */
+  readonly checkpoints?: CheckpointStore;
+  /** The execution log; only a durable one records anything. */
+  readonly journal?: ExecutionJournal;
+  /** SPEC `svc.restart.retained-executions`: the newest executions that can be restarted. */
+  readonly retainedForRestart?: number;
+  /** SPEC Restart rule 6: how long a restart waits for its new run to be accepted. */
+  readonly restartAcceptMs?: number;
 }
+
+/** Everything a run of an execution needs, for a start and for a restart, retry or recover. */
+interface Launch {
+  readonly request: StartRequest;
+  readonly plan: WorkflowPlan;
+  readonly version: number;
+  /** Root of derived message ids; absent: the new execution's own id. */
+  readonly lineage?: string;
+  readonly restartOf?: string;
+  readonly resumedFrom?: string;
+  readonly replay?: ReplayPlan;
+  /** Answers recorded by the run this one resumes, by node and message. */
+  readonly approvals?: ReadonlyMap<string, RecordedApproval>;
+}
+
+/** What a restart needs of an execution it can restart (SPEC Restart rule 1: the archive). */
+interface Archived {
+  readonly launch: Launch;
+  readonly lineage: string;
+  /** The execution whose checkpoints this one's left-out nodes can be found in. */
+  readonly source: string | null;
+}
+
+export type RestartMode =
+  | { readonly kind: 'whole' }
+  | { readonly kind: 'from'; readonly nodeId: string }
+  | { readonly kind: 'retry'; readonly nodeId: string };
+
+/** CONTRACT section 4: `GET /api/executions/{id}/checkpoints`. */
+export interface CheckpointView {
+  readonly executionId: string;
+  /** The checkpoint store's kind; null when nothing is recorded. */
+  readonly store: string | null;
+  readonly nodes: Readonly<Record<string, Omit<NodeCheckpointSummary, 'nodeId'>>>;
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(false);
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Largest start payload the execution log records; a larger one cannot be recovered. */
+const MAX_RECORDED_PAYLOAD = 1_048_576;
 
 export interface StartOptions {
   /** SPEC: the same key within its window answers the first start and starts nothing. */
@@ -73,8 +144,7 @@ export interface StartOptions {
 /** A start waiting for a slot. */
 interface Waiting {
   readonly entry: ExecutionEntry;
-  readonly plan: WorkflowPlan;
-  readonly request: StartRequest;
+  readonly launch: Launch;
   readonly queuedAt: number;
   timeout: ReturnType<typeof setTimeout> | undefined;
   /** Queue time left before `svc.execution.queue-timeout`; null without a timeout. */
@@ -131,6 +201,12 @@ export class ExecutionManager {
   readonly #admission: Admission;
   readonly #approvals: Approvals;
   readonly #idempotency: IdempotencyKeys<StartAnswer>;
+  /** SPEC Restart rule 1: the newest executions, oldest first. */
+  readonly #archive = new Map<string, Archived>();
+  /** Executions a restart (rule 5) or a recover (rule 4) is under way for. */
+  readonly #restarting = new Set<string>();
+  readonly #resuming = new Set<string>();
+  readonly #hashes = new WeakMap<WorkflowPlan, string>();
   #lastSweep = 0;
 
   constructor(deps: ExecutionManagerDeps) {
@@ -172,11 +248,17 @@ export class ExecutionManager {
   }
 
   /** Changes admission limits without a restart; queued starts that now fit begin. */
-  setLimits(changes: Partial<AdmissionLimits>): AdmissionLimits {
+  setLimits(changes: Partial<AdmissionLimits>, record = true): AdmissionLimits {
     const admitted = this.#admission.setLimits({ ...this.#admission.limits, ...changes });
+    if (record) this.#deps.journal?.limits({ ...this.#admission.limits });
     for (const candidate of admitted) this.#admitQueued(candidate);
     this.#updateGauges();
     return this.#admission.limits;
+  }
+
+  /** Resolves once everything the execution log was given so far is durable. */
+  durableNow(): Promise<void> {
+    return this.#deps.journal?.durableNow() ?? Promise.resolve();
   }
 
   /** SPEC rule 3: only while the execution waits for a slot. */
@@ -203,6 +285,279 @@ export class ExecutionManager {
     }
     live.run.stop(reason);
     return entry;
+  }
+
+  /**
+   * Restart, restart from a node, retry a node (SPEC "Restart rules"): a new execution of the
+   * same workflow version and start payload that takes a slot like any start. From a node,
+   * the finished nodes feeding it replay their recorded output and independent branches are
+   * left out. The original is stopped if it is still going.
+   */
+  async restart(executionId: string, mode: RestartMode): Promise<StartAnswer> {
+    const entry = this.require(executionId);
+    const archived = this.#archive.get(executionId);
+    if (archived === undefined) {
+      throw new AppError('NOT_RESTARTABLE', {
+        params: { executionId, retained: this.#deps.retainedForRestart ?? 10 },
+      });
+    }
+    if (this.#restarting.has(executionId)) {
+      throw new AppError('RESTART_IN_PROGRESS', { params: { executionId } });
+    }
+    this.#restarting.add(executionId);
+    try {
+      const replay =
+        mode.kind === 'whole' ? undefined : await this.#replayFor(entry, archived, mode);
+      const acceptMs = this.#deps.restartAcceptMs ?? 30_000;
+      if (!isTerminalExecutionStatus(entry.status)) {
+        this.stop(executionId, 'Stopped by a restart');
+        if (!(await settlesWithin(entry.finished, acceptMs))) {
+          throw new AppError('RESTART_NOT_ACCEPTED', {
+            params: { executionId, seconds: acceptMs / 1000 },
+          });
+        }
+      }
+      const { launch } = archived;
+      return await this.#admit({
+        request: launch.request,
+        plan: launch.plan,
+        version: launch.version,
+        lineage: archived.lineage,
+        restartOf: executionId,
+        ...(replay === undefined ? {} : { replay }),
+      });
+    } finally {
+      this.#restarting.delete(executionId);
+    }
+  }
+
+  /** Rules 2 to 4: what a restart from a node replays, or why it cannot. */
+  async #replayFor(
+    entry: ExecutionEntry,
+    archived: Archived,
+    mode: { readonly kind: 'from' | 'retry'; readonly nodeId: string },
+  ): Promise<ReplayPlan> {
+    const { executionId } = entry;
+    const refuse = (detail: string): never => {
+      throw new AppError('RESTART_REFUSED', { params: { executionId, detail } });
+    };
+    const { plan } = archived.launch;
+    if (!plan.byId.has(mode.nodeId)) refuse(`node '${mode.nodeId}' is not in the workflow`);
+    if (mode.kind === 'retry') {
+      const status = entry.nodes.find((node) => node.nodeId === mode.nodeId)?.status;
+      if (status !== 'FAILURE' && status !== 'TIMED_OUT') {
+        refuse(`node '${mode.nodeId}' did not fail (it is ${status ?? 'not part of the run'})`);
+      }
+    }
+    const shape = replayShape(plan, [mode.nodeId]);
+    const outputs = new Map<string, readonly RecordedMessage[]>();
+    for (const feeder of shape.feeders) {
+      const state = entry.nodes.find((node) => node.nodeId === feeder);
+      if (state !== undefined && !isNodeEnded(state)) {
+        refuse(`node '${feeder}' is still producing output`);
+      }
+      outputs.set(feeder, await this.#recordedOutput(executionId, feeder, refuse));
+    }
+    return { outputs, omitted: shape.omitted };
+  }
+
+  /**
+   * A node's complete recorded output in an execution, or in the one it restarted when the
+   * node was left out of it.
+   */
+  async #recordedOutput(
+    executionId: string,
+    nodeId: string,
+    refuse: (detail: string) => never,
+  ): Promise<readonly RecordedMessage[]> {
+    const store = this.#deps.checkpoints;
+    let holder: string | null = executionId;
+    while (holder !== null && store !== undefined) {
+      const node = (await store.summary(holder))?.find((summary) => summary.nodeId === nodeId);
+      if (node !== undefined) {
+        if (node.truncated) {
+          refuse(
+            `the output of node '${nodeId}' went over the in-memory checkpoint caps (set svc.restart.spill-dir or svc.restart.dir to keep it)`,
+          );
+        }
+        const output = node.complete ? await store.output(holder, nodeId) : undefined;
+        if (output === undefined) refuse(`node '${nodeId}' has no complete recorded output`);
+        return output;
+      }
+      holder = this.#archive.get(holder)?.source ?? null;
+    }
+    return refuse(`node '${nodeId}' has no complete recorded output`);
+  }
+
+  /**
+   * Recover (SPEC "Recover conditions"): resumes an ABORTED run as a new execution; finished
+   * nodes are replayed from their checkpoints and unfinished ones run. A run is resumed once.
+   */
+  async recover(executionId: string): Promise<StartAnswer> {
+    const entry = this.require(executionId);
+    const refuse = (detail: string): never => {
+      throw new AppError('RECOVER_REFUSED', { params: { executionId, detail } });
+    };
+    const { journal, checkpoints, store } = this.#deps;
+    if (journal?.durable !== true) {
+      refuse('recover needs a durable execution log (svc.execution-log.dir)');
+    }
+    if (checkpoints?.durable !== true) {
+      refuse('recover needs a file or relational checkpoint store (svc.restart.dir)');
+    }
+    if (entry.status !== 'ABORTED') refuse(`it is ${entry.status}, not ABORTED`);
+    const history = journal?.run(executionId);
+    if (history === undefined) return refuse('it is no longer in the execution log');
+    if (history.resumedBy !== null) refuse(`it was already resumed as '${history.resumedBy}'`);
+    if (this.#resuming.has(executionId)) refuse('it is being resumed');
+    this.#resuming.add(executionId);
+    try {
+      const { sessionId, workflowId } = entry;
+      const current = (await store.getWorkflow(sessionId, workflowId))?.versions.at(-1);
+      if (current === undefined) {
+        throw new AppError('WORKFLOW_NOT_FOUND', { params: { sessionId, workflowId } });
+      }
+      const plan = this.#plan(`${sessionId}\u0000${workflowId}\u0000${current.version}`, () =>
+        prepareWorkflow(current.definition, this.#deps.catalog, { workers: this.#deps.workers }),
+      );
+      if (this.#hashOf(plan) !== history.accepted.definitionHash) {
+        refuse('the workflow changed since the run started');
+      }
+      if (!history.accepted.payloadRecorded) refuse('its start payload was not recorded');
+      const launch = await this.#resumeLaunch(history, plan, current.version, refuse);
+      const answer = await this.#admit(launch);
+      journal?.resumed(executionId, answer.executionId);
+      await journal?.durableNow();
+      return answer;
+    } finally {
+      this.#resuming.delete(executionId);
+    }
+  }
+
+  async #resumeLaunch(
+    history: RunHistory,
+    plan: WorkflowPlan,
+    version: number,
+    refuse: (detail: string) => never,
+  ): Promise<Launch> {
+    const { accepted } = history;
+    const store = this.#deps.checkpoints as CheckpointStore;
+    const summary = (await store.summary(accepted.executionId)) ?? [];
+    const finished = new Set(summary.filter((node) => node.complete).map((node) => node.nodeId));
+    const unfinished = plan.nodes.filter((node) => !finished.has(node.nodeId));
+    if (unfinished.length === 0) refuse('every node already finished');
+    const shape = replayShape(
+      plan,
+      unfinished.map((node) => node.nodeId),
+    );
+    const outputs = new Map<string, readonly RecordedMessage[]>();
+    for (const feeder of shape.feeders) {
+      const output = await store.output(accepted.executionId, feeder);
+      if (output === undefined) refuse(`node '${feeder}' has no complete recorded output`);
+      outputs.set(feeder, output);
+    }
+    const approvals = new Map<string, RecordedApproval>();
+    for (const answer of await store.approvals(accepted.executionId)) {
+      approvals.set(approvalKey(answer.nodeId, answer.messageId), answer);
+    }
+    return {
+      request: {
+        sessionId: accepted.sessionId,
+        workflowId: accepted.workflowId,
+        payload: accepted.payload,
+        priority: accepted.priority,
+      },
+      plan,
+      version,
+      lineage: accepted.lineage,
+      resumedFrom: accepted.executionId,
+      replay: { outputs, omitted: shape.omitted },
+      approvals,
+    };
+  }
+
+  /** CONTRACT section 4: per node, messages recorded, bytes, complete or not. */
+  async checkpointsOf(executionId: string): Promise<CheckpointView> {
+    this.require(executionId);
+    const store = this.#deps.checkpoints;
+    const nodes: Record<string, Omit<NodeCheckpointSummary, 'nodeId'>> = {};
+    for (const { nodeId, ...rest } of (await store?.summary(executionId)) ?? []) {
+      nodes[nodeId] = rest;
+    }
+    return { executionId, store: store?.kind ?? null, nodes };
+  }
+
+  /**
+   * On start with a durable execution log (SPEC "Recover conditions"): interrupted runs end
+   * ABORTED, the newest runs come back into history, and the newest limit change applies
+   * again. With `svc.restart.auto-resume` every interrupted run is then resumed in turn.
+   */
+  async boot(options: { readonly autoResume: boolean }): Promise<string[]> {
+    const journal = this.#deps.journal;
+    if (journal === undefined) return [];
+    const recovered = await journal.boot();
+    for (const run of recovered.runs) this.#restore(run);
+    if (recovered.limits !== undefined) {
+      this.setLimits(recovered.limits, false);
+    }
+    const store = this.#deps.checkpoints;
+    if (store?.durable === true) {
+      const kept = new Set(recovered.runs.map((run) => run.accepted.executionId));
+      for (const executionId of await store.executions()) {
+        if (!kept.has(executionId)) await store.drop(executionId);
+      }
+    }
+    if (!options.autoResume) return [...recovered.aborted];
+    for (const executionId of recovered.aborted) {
+      try {
+        await this.recover(executionId);
+      } catch (error) {
+        this.#deps.logger.warn(
+          { executionId, error: error instanceof Error ? error.message : String(error) },
+          'Interrupted run not resumed',
+        );
+      }
+    }
+    return [...recovered.aborted];
+  }
+
+  /** Puts a run of the execution log back into history. */
+  #restore(run: RunHistory): void {
+    const { accepted } = run;
+    const entry = this.#deps.registry.create({
+      executionId: accepted.executionId,
+      sessionId: accepted.sessionId,
+      workflowId: accepted.workflowId,
+      workflowVersion: accepted.workflowVersion,
+      priority: accepted.priority,
+      createdAt: accepted.at,
+      parentExecutionId: accepted.parentExecutionId,
+      depth: 0,
+      restartOf: accepted.restartOf,
+      resumedFrom: accepted.resumedFrom,
+    });
+    const ended = run.ended;
+    entry.status = (ended?.status ?? 'ABORTED') as ExecutionStatus;
+    entry.error = ended?.error ?? ABORTED_MESSAGE;
+    entry.startedAt = run.started?.at ?? null;
+    entry.endedAt = ended?.at ?? null;
+    entry.nodes = [...run.nodes.values()].map((event): NodeState => {
+      const done = event.type === 'node.ended';
+      return {
+        nodeId: event.nodeId,
+        type: event.nodeType,
+        status: done ? (event.status as NodeState['status']) : 'CANCELLED',
+        startedAt: done ? event.startedAt : event.at,
+        endedAt: done ? event.at : (ended?.at ?? null),
+        messagesIn: done ? event.messagesIn : 0,
+        messagesOut: done ? event.messagesOut : 0,
+        retries: done ? event.retries : 0,
+        skipped: 0,
+        dropped: 0,
+        error: done ? event.error : ABORTED_MESSAGE,
+      };
+    });
+    entry.markFinished();
   }
 
   /** @internal A WAIT_FOR_SIGNAL node of `entry` waits. */
@@ -305,10 +660,12 @@ export class ExecutionManager {
   }
 
   /**
-   * SPEC graceful shutdown, steps 1 and 2: stop admitting, refuse the starts still waiting,
-   * give running executions `graceMs` to finish, then stop what is left.
+   * SPEC graceful shutdown: (1) stop admitting and refuse the starts still waiting, (2) give
+   * running executions `graceMs` to finish, (3) there is no leader lease without high
+   * availability, (4) flush the execution log, waiting at most `flushMs`. What still runs
+   * then is stopped without an end in the log, so the next start marks it ABORTED.
    */
-  async shutdown(graceMs: number): Promise<void> {
+  async shutdown(graceMs: number, flushMs = 5_000): Promise<void> {
     for (const candidate of this.#admission.shutdown()) {
       const waiting = this.#waiting.get(candidate.executionId);
       if (waiting === undefined) continue;
@@ -327,6 +684,7 @@ export class ExecutionManager {
     });
     await Promise.race([Promise.all(finishing), grace]);
     clearTimeout(timer);
+    await this.#deps.journal?.close(flushMs);
     await this.stopAll('The server is shutting down');
   }
 
@@ -364,6 +722,12 @@ export class ExecutionManager {
 
   async #startNew(request: StartRequest): Promise<StartAnswer> {
     const { plan, version } = await this.#prepare(request);
+    return this.#admit({ request, plan, version });
+  }
+
+  /** Admits a new execution, queues it or refuses it, like every start (SPEC rule: a slot). */
+  async #admit(launch: Launch): Promise<StartAnswer> {
+    const { request } = launch;
     const executionId = this.#deps.ids();
     const candidate: Candidate = {
       executionId,
@@ -374,11 +738,70 @@ export class ExecutionManager {
     };
     const decision = this.#admission.request(candidate);
     if (decision.kind === 'refuse') this.#refuse(decision.reason);
-    const entry = this.#createEntry(executionId, request, version, null);
-    if (decision.kind === 'run') this.#run(entry, plan, request);
-    else this.#enqueue(entry, plan, request);
+    const entry = this.#createEntry(executionId, launch, null);
+    const lineage = launch.lineage ?? executionId;
+    this.#journalAccepted(entry, launch, lineage);
+    this.#archiveRun(executionId, {
+      launch,
+      lineage,
+      source: launch.restartOf ?? launch.resumedFrom ?? null,
+    });
+    if (decision.kind === 'run') this.#run(entry, launch);
+    else this.#enqueue(entry, launch);
     this.#updateGauges();
+    const journal = this.#deps.journal;
+    // Nothing accepted is lost: the start is durable before it is answered.
+    if (journal?.durable === true) await journal.durableNow();
     return { executionId, status: entry.status };
+  }
+
+  #journalAccepted(entry: ExecutionEntry, launch: Launch, lineage: string): void {
+    const journal = this.#deps.journal;
+    if (journal?.durable !== true) return;
+    const payload = launch.request.payload;
+    const recordable = payload === undefined || recordedSize(payload) <= MAX_RECORDED_PAYLOAD;
+    journal.accepted({
+      executionId: entry.executionId,
+      sessionId: entry.sessionId,
+      workflowId: entry.workflowId,
+      workflowVersion: entry.workflowVersion,
+      definitionHash: this.#hashOf(launch.plan),
+      priority: entry.priority,
+      lineage,
+      payloadRecorded: recordable,
+      ...(recordable && payload !== undefined ? { payload } : {}),
+      restartOf: entry.restartOf,
+      resumedFrom: entry.resumedFrom,
+      parentExecutionId: entry.parentExecutionId,
+    });
+  }
+
+  /** A digest of the definition a plan was made from: recover refuses a changed workflow. */
+  #hashOf(plan: WorkflowPlan): string {
+    let hash = this.#hashes.get(plan);
+    if (hash === undefined) {
+      hash = definitionHash(plan.definition);
+      this.#hashes.set(plan, hash);
+    }
+    return hash;
+  }
+
+  /**
+   * Keeps the newest executions restartable. One that leaves the archive stops recording,
+   * and its checkpoints go unless the store keeps them for recover.
+   */
+  #archiveRun(executionId: string, archived: Archived): void {
+    const limit = this.#deps.retainedForRestart ?? 10;
+    this.#archive.set(executionId, archived);
+    const store = this.#deps.checkpoints;
+    for (const oldest of this.#archive.keys()) {
+      if (this.#archive.size <= limit) break;
+      this.#archive.delete(oldest);
+      if (store === undefined || store.durable) continue;
+      this.#live.get(oldest)?.run.stopRecording();
+      // The memory stores forget at once; there is nothing left to fail.
+      void store.drop(oldest).catch(() => undefined);
+    }
   }
 
   #refuse(reason: RefusalReason): never {
@@ -403,32 +826,29 @@ export class ExecutionManager {
     return { plan, version: current.version };
   }
 
-  #createEntry(
-    executionId: string,
-    request: StartRequest,
-    version: number,
-    parent: ExecutionEntry | null,
-  ): ExecutionEntry {
+  #createEntry(executionId: string, launch: Launch, parent: ExecutionEntry | null): ExecutionEntry {
+    const { request } = launch;
     return this.#deps.registry.create({
       executionId,
       sessionId: request.sessionId,
       workflowId: request.workflowId,
-      workflowVersion: version,
+      workflowVersion: launch.version,
       priority: request.priority ?? 0,
       createdAt: this.#deps.clock.now(),
       parentExecutionId: parent?.executionId ?? null,
       depth: parent === null ? 0 : parent.depth + 1,
+      restartOf: launch.restartOf ?? null,
+      resumedFrom: launch.resumedFrom ?? null,
     });
   }
 
-  #enqueue(entry: ExecutionEntry, plan: WorkflowPlan, request: StartRequest): void {
+  #enqueue(entry: ExecutionEntry, launch: Launch): void {
     entry.status = 'QUEUED';
     this.emit(entry, 'execution.queued', { status: 'QUEUED', priority: entry.priority });
     const now = this.#deps.clock.now();
     const waiting: Waiting = {
       entry,
-      plan,
-      request,
+      launch,
       queuedAt: now,
       timeout: undefined,
       remainingMs: this.#admission.limits.queueTimeout,
@@ -479,6 +899,7 @@ export class ExecutionManager {
     entry.error = error;
     entry.endedAt = this.#deps.clock.now();
     this.emit(entry, RUN_STATUS_EVENTS[status] ?? 'execution.stopped', { status, error });
+    this.#deps.journal?.ended(entry.executionId, status, error);
     entry.markFinished();
     this.#updateGauges();
   }
@@ -498,7 +919,7 @@ export class ExecutionManager {
       {},
       this.#deps.clock.now() - waiting.queuedAt,
     );
-    this.#run(waiting.entry, waiting.plan, waiting.request);
+    this.#run(waiting.entry, waiting.launch);
     // Paused while it waited: it keeps its slot and starts paused.
     if (waiting.paused) this.#live.get(waiting.entry.executionId)?.run.pause();
   }
@@ -511,20 +932,29 @@ export class ExecutionManager {
   /** A sub-workflow runs inside its parent's slot: waiting for one could deadlock. */
   async #launchChild(request: StartRequest, parent: ExecutionEntry): Promise<ExecutionEntry> {
     const { plan, version } = await this.#prepare(request);
-    const entry = this.#createEntry(this.#deps.ids(), request, version, parent);
-    this.#run(entry, plan, request);
+    const launch: Launch = { request, plan, version };
+    const entry = this.#createEntry(this.#deps.ids(), launch, parent);
+    this.#journalAccepted(entry, launch, entry.executionId);
+    this.#run(entry, launch);
     return entry;
   }
 
-  #run(entry: ExecutionEntry, plan: WorkflowPlan, request: StartRequest): void {
+  #run(entry: ExecutionEntry, launch: Launch): void {
     const { clock } = this.#deps;
     const { executionId, sessionId, workflowId } = entry;
-    const recorder = new RunRecorder(this, entry, plan);
+    const { plan, request } = launch;
+    // Recorded while restartable, or always when the store keeps checkpoints for recover.
+    const store = this.#deps.checkpoints;
+    const writer =
+      store !== undefined && (store.durable || this.#archive.has(executionId))
+        ? store.writer(executionId)
+        : undefined;
+    const recorder = new RunRecorder(this, entry, plan, writer, launch.approvals);
     const run = new WorkflowRun({
       executionId,
       sessionId,
       workflowId,
-      lineage: executionId,
+      lineage: launch.lineage ?? executionId,
       startPayload: request.payload,
       plan,
       clock: new RunClock(clock, this.#deps.timers ?? realTimers),
@@ -535,6 +965,8 @@ export class ExecutionManager {
       listener: recorder,
       safeguards: this.#deps.safeguards,
       resolveConfig: this.#deps.resolveConfig,
+      checkpoints: writer,
+      replay: launch.replay,
     });
     const live: Live = { run, children: new Set() };
     this.#live.set(executionId, live);
@@ -542,6 +974,7 @@ export class ExecutionManager {
     entry.status = 'RUNNING';
     entry.startedAt = clock.now();
     this.emit(entry, 'execution.started', { status: 'RUNNING' });
+    this.#deps.journal?.started(executionId);
     run.start();
     void run.done.then(recorder.ended);
   }
@@ -564,6 +997,7 @@ export class ExecutionManager {
       { status: outcome.status },
       entry.endedAt - (entry.startedAt ?? entry.endedAt),
     );
+    this.#deps.journal?.ended(entry.executionId, outcome.status, outcome.error);
     entry.markFinished();
     for (const admitted of this.#admission.release(entry.executionId)) this.#admitQueued(admitted);
     this.#updateGauges();
@@ -650,20 +1084,81 @@ class RunRecorder implements RunListener {
   readonly runSubWorkflow: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
   readonly awaitSignal: (wait: SignalWait) => PendingSignal;
   readonly ended: (outcome: RunOutcome) => void;
+  /** Nodes whose start the execution log has; made only with a durable log. */
+  #loggedStarts: Set<string> | undefined;
 
   constructor(
     readonly manager: ExecutionManager,
     readonly entry: ExecutionEntry,
     readonly plan: WorkflowPlan,
+    readonly writer: CheckpointWriter | undefined,
+    readonly approvals: ReadonlyMap<string, RecordedApproval> | undefined,
   ) {
     this.runSubWorkflow = (request) => manager.runChild(entry, request);
-    this.awaitSignal = (wait) => manager.registerSignal(entry, wait);
+    this.awaitSignal = (wait) => this.#awaitSignal(wait);
     this.ended = (outcome) => {
       manager.recordEnd(entry, outcome);
+      void writer?.close().catch((error: unknown) => {
+        this.checkpointFailed('', error);
+      });
     };
   }
 
+  /**
+   * SPEC Events 9: an answer the resumed run recorded for the same message is used again;
+   * a new answer is recorded with the checkpoints before the node goes on.
+   */
+  #awaitSignal(wait: SignalWait): PendingSignal {
+    const recorded = this.approvals?.get(approvalKey(wait.nodeId, wait.messageId));
+    if (recorded !== undefined) {
+      const answer = {
+        approved: recorded.approved,
+        ...(recorded.payload === undefined ? {} : { payload: recorded.payload }),
+        comment: recorded.comment ?? null,
+      };
+      void this.#recordApproval(recorded);
+      this.manager.emit(this.entry, 'approval.answered', {
+        nodeId: wait.nodeId,
+        messageId: wait.messageId,
+        approved: recorded.approved,
+        comment: answer.comment,
+        reused: true,
+      });
+      return { answer: Promise.resolve(answer), cancel: () => undefined };
+    }
+    const pending = this.manager.registerSignal(this.entry, wait);
+    if (this.writer === undefined) return pending;
+    return {
+      answer: pending.answer.then(async (answer) => {
+        await this.#recordApproval({
+          nodeId: wait.nodeId,
+          messageId: wait.messageId,
+          approved: answer.approved,
+          ...(answer.payload === undefined ? {} : { payload: answer.payload }),
+          comment: answer.comment ?? null,
+        });
+        return answer;
+      }),
+      cancel: (reason) => {
+        pending.cancel(reason);
+      },
+    };
+  }
+
+  async #recordApproval(answer: RecordedApproval): Promise<void> {
+    try {
+      await this.writer?.approval(answer);
+    } catch (error) {
+      this.checkpointFailed(answer.nodeId, error);
+    }
+  }
+
+  checkpointFailed(_nodeId: string, _error: unknown): void {
+    this.manager.deps.meters.count('svc.checkpoint.errors');
+  }
+
   nodeChanged(state: Readonly<NodeState>): void {
+    this.#journalNode(state);
     const kind = NODE_STATUS_EVENTS[state.status];
     if (kind !== undefined) {
       this.manager.emit(this.entry, kind, {
@@ -716,4 +1211,46 @@ class RunRecorder implements RunListener {
       type: this.plan.byId.get(nodeId)?.type ?? 'unknown',
     });
   }
+
+  /** The execution log has every node's start and end (SPEC "Deployment facts"). */
+  #journalNode(state: Readonly<NodeState>): void {
+    const journal = this.manager.deps.journal;
+    if (journal?.durable !== true) return;
+    const { executionId } = this.entry;
+    const started = (this.#loggedStarts ??= new Set());
+    if (state.startedAt !== null && !started.has(state.nodeId)) {
+      started.add(state.nodeId);
+      journal.nodeStarted(executionId, state.nodeId, state.type);
+    }
+    if (!isNodeEnded(state)) return;
+    journal.nodeEnded({
+      executionId,
+      nodeId: state.nodeId,
+      nodeType: state.type,
+      status: state.status,
+      error: state.error,
+      startedAt: state.startedAt,
+      messagesIn: state.messagesIn,
+      messagesOut: state.messagesOut,
+      retries: state.retries,
+    });
+  }
+}
+
+/** Size of a payload as the execution log writes it; one it cannot write counts as too large. */
+function recordedSize(payload: unknown): number {
+  try {
+    return (JSON.stringify(payload) as string | undefined)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+function approvalKey(nodeId: string, messageId: string): string {
+  return `${nodeId}\u0000${messageId}`;
+}
+
+/** A stable digest of a workflow definition. */
+export function definitionHash(definition: unknown): string {
+  return createHash('sha256').update(JSON.stringify(definition)).digest('hex');
 }

@@ -68,6 +68,10 @@ export interface ExecutionFields {
   readonly createdAt: number;
   readonly parentExecutionId: string | null;
   readonly depth: number;
+  /** The execution this one restarts (restart, restart from a node, retry). */
+  readonly restartOf?: string | null;
+  /** The aborted execution this one resumes (recover). */
+  readonly resumedFrom?: string | null;
 }
 
 /**
@@ -83,6 +87,8 @@ export class ExecutionEntry implements ExecutionFields {
   readonly createdAt: number;
   readonly parentExecutionId: string | null;
   readonly depth: number;
+  readonly restartOf: string | null;
+  readonly resumedFrom: string | null;
   status: ExecutionStatus = 'RUNNING';
   startedAt: number | null = null;
   endedAt: number | null = null;
@@ -108,6 +114,8 @@ export class ExecutionEntry implements ExecutionFields {
     this.createdAt = fields.createdAt;
     this.parentExecutionId = fields.parentExecutionId;
     this.depth = fields.depth;
+    this.restartOf = fields.restartOf ?? null;
+    this.resumedFrom = fields.resumedFrom ?? null;
     this.finished = new Promise<void>((resolve) => {
       this.#markFinished = resolve;
     });
@@ -272,8 +280,8 @@ export class ExecutionRegistry {
       startedAt: iso(entry.startedAt),
       endedAt: iso(entry.endedAt),
       error: entry.error,
-      restartOf: null,
-      resumedFrom: null,
+      restartOf: entry.restartOf,
+      resumedFrom: entry.resumedFrom,
       parentExecutionId: entry.parentExecutionId,
       nodes,
     };

@@ -1,6 +1,8 @@
 export { ExecutionManager, MAX_NESTING_DEPTH } from './execution-manager.js';
 export type {
+  CheckpointView,
   ExecutionManagerDeps,
+  RestartMode,
   StartAnswer,
   StartOptions,
   StartRequest,
@@ -27,3 +29,5 @@ export { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS } from './execution-events.js';
 export type { ExecutionEvent, ExecutionEventKind, ExecutionEventSink } from './execution-events.js';
 export { Approvals } from './approvals.js';
 export type { Approval, ApprovalEvent, SignalCommand } from './approvals.js';
+export { ExecutionJournal, ABORTED_MESSAGE } from './execution-journal.js';
+export type { BootRecovery, ExecutionJournalOptions, RunHistory } from './execution-journal.js';

@@ -64,9 +64,50 @@ export interface ControlDesk {
 export function audited<T>(
   desk: ControlDesk,
   request: FastifyRequest,
-  target: { command: string; executionId?: string | null; nodeId?: string | null },
+  target: AuditTarget,
   command: () => T,
 ): T {
+  const review = reviewed(desk, request, target);
+  try {
+    const result = command();
+    review.applied();
+    return result;
+  } catch (error) {
+    review.refused(error);
+    throw error;
+  }
+}
+
+/** `audited` for a command that answers later: recorded once it is applied or refused. */
+export async function auditedAsync<T>(
+  desk: ControlDesk,
+  request: FastifyRequest,
+  target: AuditTarget,
+  command: () => Promise<T>,
+): Promise<T> {
+  const review = reviewed(desk, request, target);
+  try {
+    const result = await command();
+    review.applied();
+    return result;
+  } catch (error) {
+    review.refused(error);
+    throw error;
+  }
+}
+
+interface AuditTarget {
+  readonly command: string;
+  readonly executionId?: string | null;
+  readonly nodeId?: string | null;
+}
+
+/** The supervisors' review of a command; a refusal throws when the command is run. */
+function reviewed(
+  desk: ControlDesk,
+  request: FastifyRequest,
+  target: AuditTarget,
+): { applied(): void; refused(error: unknown): void } {
   const actor = auditActor(request);
   const refusedBy = desk.supervisors.review({
     command: target.command,
@@ -74,20 +115,21 @@ export function audited<T>(
     sessionId: target.executionId == null ? null : desk.sessionOf(target.executionId),
     nodeId: target.nodeId ?? null,
   });
-  try {
-    if (refusedBy !== null) throw new AppError('SUPERVISOR_REFUSED', { params: { id: refusedBy } });
-    const result = command();
-    desk.audit.record({ ...target, outcome: 'APPLIED', actor });
-    return result;
-  } catch (error) {
-    desk.audit.record({
-      ...target,
-      outcome: 'REFUSED',
-      reason: isAppError(error) ? error.message : 'Failed unexpectedly',
-      actor,
-    });
-    throw error;
+  if (refusedBy !== null) {
+    const refusal = new AppError('SUPERVISOR_REFUSED', { params: { id: refusedBy } });
+    desk.audit.record({ ...target, outcome: 'REFUSED', reason: refusal.message, actor });
+    throw refusal;
   }
+  return {
+    applied: () => desk.audit.record({ ...target, outcome: 'APPLIED', actor }),
+    refused: (error) =>
+      desk.audit.record({
+        ...target,
+        outcome: 'REFUSED',
+        reason: isAppError(error) ? error.message : 'Failed unexpectedly',
+        actor,
+      }),
+  };
 }
 
 const RUN_ACTIONS = { pause: 'PAUSE', resume: 'RESUME', step: 'STEP' } as const;

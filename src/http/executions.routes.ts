@@ -238,15 +238,21 @@ export function registerExecutionRoutes(
     Promise.resolve(respond(reply, 200, 'Scheduler limits', executions.limits)),
   );
 
-  api.post('/api/scheduler/limits', { schema: { querystring: limitsQuery } }, (request, reply) => {
-    const changes = Object.fromEntries(
-      Object.entries(request.query).filter(([, value]) => value !== undefined),
-    );
-    const limits = audited(desk, request, { command: 'SCHEDULER_LIMITS' }, () =>
-      executions.setLimits(changes),
-    );
-    return Promise.resolve(respond(reply, 200, 'Scheduler limits changed', limits));
-  });
+  api.post(
+    '/api/scheduler/limits',
+    { schema: { querystring: limitsQuery } },
+    async (request, reply) => {
+      const changes = Object.fromEntries(
+        Object.entries(request.query).filter(([, value]) => value !== undefined),
+      );
+      const limits = audited(desk, request, { command: 'SCHEDULER_LIMITS' }, () =>
+        executions.setLimits(changes),
+      );
+      // The change is applied again after a restart: it is durable before it is answered.
+      await executions.durableNow();
+      return respond(reply, 200, 'Scheduler limits changed', limits);
+    },
+  );
 
   api.get(
     '/api/executions/:id/results',

@@ -21,5 +21,6 @@ export {
 } from './control.routes.js';
 export type { ControlDesk } from './control.routes.js';
 export { registerEventRoutes } from './events.routes.js';
+export { registerRestartRoutes } from './restart.routes.js';
 export { SseStream, lastEventId } from './sse.js';
 export type { SseOptions } from './sse.js';

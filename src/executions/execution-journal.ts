@@ -1,0 +1,237 @@
+// The execution log (SPEC "Deployment facts", "Limits"): run and node starts and ends,
+// control commands and scheduler limit changes. With a durable store it is what survives a
+// restart: on boot, runs with a start and no end become ABORTED, the newest runs are restored
+// into history, older ones are dropped with their checkpoints, and the newest limit change is
+// applied again. Without one, the execution registry is the in-memory log.
+import type {
+  ControlEvent,
+  ExecutionLogEvent,
+  ExecutionLogStore,
+  LimitsEvent,
+  NodeEndedEvent,
+  NodeStartedEvent,
+  RunAcceptedEvent,
+  RunEndedEvent,
+  RunStartedEvent,
+} from '../stores/index.js';
+
+/** What the log knows of one run. */
+export interface RunHistory {
+  readonly accepted: RunAcceptedEvent;
+  started: RunStartedEvent | undefined;
+  ended: RunEndedEvent | undefined;
+  /** Per node, its latest event (a start, then an end). */
+  readonly nodes: Map<string, NodeStartedEvent | NodeEndedEvent>;
+  /** The run recover started from this one, if any. */
+  resumedBy: string | null;
+  readonly controls: ControlEvent[];
+}
+
+export interface BootRecovery {
+  /** Runs kept, oldest first, with the interrupted ones now ended ABORTED. */
+  readonly runs: readonly RunHistory[];
+  /** Runs that had a start and no end. */
+  readonly aborted: readonly string[];
+  /** The newest recorded limit change, to apply again. */
+  readonly limits: Readonly<Record<string, unknown>> | undefined;
+}
+
+export interface ExecutionJournalOptions {
+  /** Absent: no durable log; the journal records nothing. */
+  readonly store: ExecutionLogStore | undefined;
+  /** SPEC `svc.execution-log.retained-runs`. */
+  readonly retainedRuns: number;
+  /** SPEC `svc.execution-log.compact-after`: events between two trims. */
+  readonly compactAfter: number;
+  readonly now: () => number;
+  /** A run left the log: its checkpoints go with it. */
+  readonly onDrop: (executionId: string) => void;
+}
+
+export const ABORTED_MESSAGE = 'The server stopped while the run was going';
+
+export class ExecutionJournal {
+  readonly #options: ExecutionJournalOptions;
+  readonly #store: ExecutionLogStore | undefined;
+  /** In acceptance order, oldest first. */
+  readonly #runs = new Map<string, RunHistory>();
+  #limits: LimitsEvent | undefined;
+  #sinceCompaction = 0;
+  #compaction: Promise<void> | undefined;
+  /** Closed: what happens after is not recorded (runs still going become ABORTED). */
+  #sealed = false;
+
+  constructor(options: ExecutionJournalOptions) {
+    this.#options = options;
+    this.#store = options.store;
+  }
+
+  get durable(): boolean {
+    return this.#store?.durable === true;
+  }
+
+  run(executionId: string): RunHistory | undefined {
+    return this.#runs.get(executionId);
+  }
+
+  /**
+   * Reads the log, ends every interrupted run ABORTED, keeps the newest runs and drops the
+   * rest with their checkpoints, and rewrites the log to what is kept.
+   */
+  async boot(): Promise<BootRecovery> {
+    const store = this.#store;
+    if (store === undefined) return { runs: [], aborted: [], limits: undefined };
+    for (const event of await store.open()) this.#apply(event);
+    const aborted: string[] = [];
+    const now = this.#options.now();
+    for (const run of this.#runs.values()) {
+      if (run.ended !== undefined) continue;
+      run.ended = {
+        type: 'run.ended',
+        at: now,
+        executionId: run.accepted.executionId,
+        status: 'ABORTED',
+        error: ABORTED_MESSAGE,
+      };
+      aborted.push(run.accepted.executionId);
+    }
+    this.#trim();
+    await this.#compact();
+    return { runs: [...this.#runs.values()], aborted, limits: this.#limits?.limits };
+  }
+
+  accepted(event: Omit<RunAcceptedEvent, 'type' | 'at'>): void {
+    this.#append({ type: 'run.accepted', at: this.#options.now(), ...event });
+  }
+
+  started(executionId: string): void {
+    this.#append({ type: 'run.started', at: this.#options.now(), executionId });
+  }
+
+  ended(executionId: string, status: string, error: string | null): void {
+    this.#append({ type: 'run.ended', at: this.#options.now(), executionId, status, error });
+  }
+
+  resumed(executionId: string, by: string): void {
+    this.#append({ type: 'run.resumed', at: this.#options.now(), executionId, by });
+  }
+
+  nodeStarted(executionId: string, nodeId: string, nodeType: string): void {
+    this.#append({ type: 'node.started', at: this.#options.now(), executionId, nodeId, nodeType });
+  }
+
+  nodeEnded(event: Omit<NodeEndedEvent, 'type' | 'at'>): void {
+    this.#append({ type: 'node.ended', at: this.#options.now(), ...event });
+  }
+
+  control(executionId: string | null, entry: Readonly<Record<string, unknown>>): void {
+    this.#append({ type: 'control', at: this.#options.now(), executionId, entry });
+  }
+
+  limits(limits: Readonly<Record<string, unknown>>): void {
+    this.#append({ type: 'limits', at: this.#options.now(), limits });
+  }
+
+  /** Resolves once everything recorded so far is durable. */
+  durableNow(): Promise<void> {
+    return this.#store?.durableNow() ?? Promise.resolve();
+  }
+
+  /** SPEC graceful shutdown step 4: writes what is queued, waiting at most `timeoutMs`. */
+  async close(timeoutMs: number): Promise<void> {
+    if (this.#sealed) return;
+    this.#sealed = true;
+    await this.#compaction;
+    await this.#store?.close(timeoutMs);
+  }
+
+  #append(event: ExecutionLogEvent): void {
+    const store = this.#store;
+    if (store === undefined || this.#sealed) return;
+    this.#apply(event);
+    store.append(event);
+    if (event.type === 'run.accepted') this.#trim();
+    if (++this.#sinceCompaction >= this.#options.compactAfter && this.#compaction === undefined) {
+      this.#compaction = this.#compact().finally(() => {
+        this.#compaction = undefined;
+      });
+    }
+  }
+
+  #apply(event: ExecutionLogEvent): void {
+    switch (event.type) {
+      case 'run.accepted':
+        this.#runs.set(event.executionId, {
+          accepted: event,
+          started: undefined,
+          ended: undefined,
+          nodes: new Map(),
+          resumedBy: null,
+          controls: [],
+        });
+        return;
+      case 'limits':
+        this.#limits = event;
+        return;
+      case 'control':
+        if (event.executionId !== null) this.#runs.get(event.executionId)?.controls.push(event);
+        return;
+      case 'run.started':
+        this.#with(event, (run) => (run.started = event));
+        return;
+      case 'run.ended':
+        this.#with(event, (run) => (run.ended = event));
+        return;
+      case 'run.resumed':
+        this.#with(event, (run) => (run.resumedBy = event.by));
+        return;
+      case 'node.started':
+      case 'node.ended':
+        this.#with(event, (run) => run.nodes.set(event.nodeId, event));
+        return;
+    }
+  }
+
+  /** Applies an event to its run; events of runs no longer kept are ignored. */
+  #with(event: { readonly executionId: string }, change: (run: RunHistory) => unknown): void {
+    const run = this.#runs.get(event.executionId);
+    if (run !== undefined) change(run);
+  }
+
+  /** Keeps the newest runs; a run still going is never dropped. */
+  #trim(): void {
+    let excess = this.#runs.size - this.#options.retainedRuns;
+    if (excess <= 0) return;
+    for (const [executionId, run] of this.#runs) {
+      if (excess <= 0) break;
+      if (run.ended === undefined) continue;
+      this.#runs.delete(executionId);
+      this.#options.onDrop(executionId);
+      excess--;
+    }
+  }
+
+  /** Rewrites the log to what is kept: the newest limit change and the kept runs. */
+  async #compact(): Promise<void> {
+    const store = this.#store;
+    if (store === undefined) return;
+    this.#sinceCompaction = 0;
+    const events: ExecutionLogEvent[] = [];
+    if (this.#limits !== undefined) events.push(this.#limits);
+    for (const run of this.#runs.values()) {
+      events.push(run.accepted);
+      if (run.started !== undefined) events.push(run.started);
+      events.push(...run.nodes.values(), ...run.controls);
+      if (run.resumedBy !== null) {
+        events.push({
+          type: 'run.resumed',
+          at: run.ended?.at ?? run.accepted.at,
+          executionId: run.accepted.executionId,
+          by: run.resumedBy,
+        });
+      }
+      if (run.ended !== undefined) events.push(run.ended);
+    }
+    await store.compact(events);
+  }
+}
