@@ -2,13 +2,18 @@
 // processors in one run, against a raw baseline in the same process: 5 async loops joined by
 // hand-written bounded channels of capacity 1 whose send and receive return at once when
 // they need not wait.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { prepareWorkflow } from '../src/engine/index.js';
-import type { NodeDefinition } from '../src/engine/index.js';
+import type { CheckpointStore, NodeDefinition } from '../src/engine/index.js';
+import { FileCheckpointStore, MemoryCheckpointStore } from '../src/stores/index.js';
 import { createTestCatalog } from '../src/engine/dag/test-catalog.js';
 import { bareRun } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 
 const MESSAGES = 1_000_000;
+let runs = 0;
 const STAGES = 5;
 
 /** The baseline's channel: capacity 1, no promise when it need not wait. */
@@ -102,7 +107,7 @@ async function baseline(): Promise<number> {
   return MESSAGES / seconds;
 }
 
-async function engine(): Promise<number> {
+async function engine(checkpoints?: CheckpointStore): Promise<number> {
   let received = 0;
   const catalog = createTestCatalog({
     SOURCE: {
@@ -139,9 +144,12 @@ async function engine(): Promise<number> {
     workers: false,
   });
   const run = bareRun(plan, 'bench');
+  const writer = checkpoints?.writer(`bench-${++runs}`);
+  if (writer !== undefined) run.recordTo(writer);
   const start = process.hrtime.bigint();
   run.start();
   const outcome = await run.done;
+  await writer?.close();
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (outcome.status !== 'COMPLETED' || received !== MESSAGES) {
     throw new Error(`engine run ended ${outcome.status} with ${received} messages`);
@@ -157,6 +165,7 @@ export const engineChainBench: Bench = {
     await engine();
     const raw = await baseline();
     const measured = await engine();
+    const durable = await withCheckpoints();
     return [
       {
         name: 'engine.chain5.throughput',
@@ -166,6 +175,52 @@ export const engineChainBench: Bench = {
         ratio: measured / raw,
         goal: '>= 0.5 of baseline and >= 1,000,000/s',
       },
+      ...durable,
     ];
   },
 };
+
+/**
+ * The same chain recording every message: with the memory store (its caps hold the first 200
+ * messages of each node) and with the file store (every message a JSON line, writes batched,
+ * an fsync for each end marker). Reports the file store's rate against the memory store's.
+ */
+async function withCheckpoints(): Promise<BenchResult[]> {
+  const memory = new MemoryCheckpointStore();
+  await engine(memory);
+  const inMemory = await engine(memory);
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-checkpoints-'));
+  try {
+    const files = new FileCheckpointStore({ dir });
+    await files.open();
+    await engine(files);
+    const syncsBefore = files.syncs;
+    const started = process.hrtime.bigint();
+    const onFiles = await engine(files);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const syncs = files.syncs - syncsBefore;
+    await files.close();
+    return [
+      {
+        name: 'engine.chain5.checkpoints.memory',
+        value: Math.round(inMemory),
+        unit: 'messages/s',
+      },
+      {
+        name: 'engine.chain5.checkpoints.file',
+        value: Math.round(onFiles),
+        unit: 'messages/s',
+        baseline: Math.round(inMemory),
+        ratio: onFiles / inMemory,
+        goal: '>= 0.3 of memory checkpoints',
+      },
+      {
+        name: 'engine.chain5.checkpoints.fsyncs',
+        value: Math.round(syncs / seconds),
+        unit: `fsyncs/s (${syncs} in the run)`,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

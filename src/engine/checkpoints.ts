@@ -23,8 +23,11 @@ export interface RecordedApproval {
 
 /** Records one node of one execution. Made once per node when the node first emits or ends. */
 export interface NodeRecorder {
-  /** Appends one emitted message; never blocks and never throws. */
-  record(message: RecordedMessage): void;
+  /**
+   * Appends one emitted message; never throws. Answers a promise when the store holds more
+   * than it wants to before writing: the node waits for it, as for a full edge.
+   */
+  record(message: RecordedMessage): Promise<void> | undefined;
   /**
    * The node completed: writes its end marker. Answers undefined when the marker is durable
    * at once, else a promise that resolves once it is; rejects when the marker or a message

@@ -182,6 +182,7 @@ interface CachedPlan {
 
 interface Live {
   readonly run: WorkflowRun;
+  readonly recorder: RunRecorder;
   readonly children: Set<string>;
 }
 
@@ -798,7 +799,11 @@ export class ExecutionManager {
       if (this.#archive.size <= limit) break;
       this.#archive.delete(oldest);
       if (store === undefined || store.durable) continue;
-      this.#live.get(oldest)?.run.stopRecording();
+      const live = this.#live.get(oldest);
+      if (live !== undefined) {
+        live.run.stopRecording();
+        live.recorder.writer = undefined;
+      }
       // The memory stores forget at once; there is nothing left to fail.
       void store.drop(oldest).catch(() => undefined);
     }
@@ -965,10 +970,10 @@ export class ExecutionManager {
       listener: recorder,
       safeguards: this.#deps.safeguards,
       resolveConfig: this.#deps.resolveConfig,
-      checkpoints: writer,
       replay: launch.replay,
     });
-    const live: Live = { run, children: new Set() };
+    if (writer !== undefined) run.recordTo(writer);
+    const live: Live = { run, recorder, children: new Set() };
     this.#live.set(executionId, live);
     entry.nodes = run.nodes;
     entry.status = 'RUNNING';
@@ -1091,14 +1096,14 @@ class RunRecorder implements RunListener {
     readonly manager: ExecutionManager,
     readonly entry: ExecutionEntry,
     readonly plan: WorkflowPlan,
-    readonly writer: CheckpointWriter | undefined,
+    public writer: CheckpointWriter | undefined,
     readonly approvals: ReadonlyMap<string, RecordedApproval> | undefined,
   ) {
     this.runSubWorkflow = (request) => manager.runChild(entry, request);
     this.awaitSignal = (wait) => this.#awaitSignal(wait);
     this.ended = (outcome) => {
       manager.recordEnd(entry, outcome);
-      void writer?.close().catch((error: unknown) => {
+      void this.writer?.close().catch((error: unknown) => {
         this.checkpointFailed('', error);
       });
     };

@@ -19,6 +19,8 @@ class ArrayWriter implements CheckpointWriter {
   readonly events: string[] = [];
   failing = new Set<string>();
   hold = false;
+  /** Set: every record answers this promise, as a store with too much unwritten does. */
+  recordWait: Promise<void> | undefined;
   readonly #held: (() => void)[] = [];
 
   node(nodeId: string): NodeRecorder {
@@ -28,6 +30,7 @@ class ArrayWriter implements CheckpointWriter {
       record: (message) => {
         list.push(message);
         this.events.push(`record:${nodeId}`);
+        return this.recordWait;
       },
       end: () => {
         if (this.failing.has(nodeId)) return Promise.reject(new Error('disk full'));
@@ -160,6 +163,30 @@ describe('checkpoints in the engine', () => {
     test.run.start();
     expect((await test.run.done).status).toBe('FAILED');
     expect(writer.ended).toEqual(['src']);
+  });
+
+  it('makes a node wait while its recorder holds too much unwritten (back-pressure)', async () => {
+    const writer = new ArrayWriter();
+    let release: () => void = () => undefined;
+    writer.recordWait = new Promise((resolve) => {
+      release = resolve;
+    });
+    const test = createTestRun(
+      { SRC: sourceOf([1, 2, 3]) },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'sink', type: 'SINK' },
+      ],
+      chainOf('src', 'sink'),
+      { checkpoints: writer },
+    );
+    test.run.start();
+    await tick(20);
+    expect(test.node('src').messagesOut).toBe(1);
+    writer.recordWait = undefined;
+    release();
+    expect((await test.run.done).status).toBe('COMPLETED');
+    expect(test.payloads('sink')).toEqual([1, 2, 3]);
   });
 
   it('replays recorded output with the same ids and leaves out what is not needed', async () => {

@@ -90,7 +90,6 @@ export function createTestRun(
     clock,
     deadlineMs: options.deadlineMs,
     channelCapacity: options.capacity,
-    checkpoints: options.checkpoints,
     replay: options.replay,
     logger: { isLevelEnabled: () => false, trace: () => undefined },
     runSubWorkflow: () => Promise.resolve([]),
@@ -103,6 +102,7 @@ export function createTestRun(
       checkpointFailed: (nodeId) => checkpointFailures.push(nodeId),
     },
   });
+  if (options.checkpoints !== undefined) run.recordTo(options.checkpoints);
   const node = (nodeId: string): NodeState => {
     const state = run.nodes.find((candidate) => candidate.nodeId === nodeId);
     if (!state) throw new Error(`no node ${nodeId}`);

@@ -122,8 +122,6 @@ export interface RunOptions {
    * when the run starts; a failure fails every message of the node like a plugin error.
    */
   readonly resolveConfig?: ConfigResolver | undefined;
-  /** Where every emitted message and end marker is recorded; nothing is recorded without. */
-  readonly checkpoints?: CheckpointWriter | undefined;
   readonly replay?: ReplayPlan | undefined;
 }
 
@@ -529,7 +527,6 @@ export class WorkflowRun {
     this.#options = options;
     this.#plan = options.plan;
     const capacity = options.channelCapacity ?? DEFAULT_CAPACITY;
-    this.#checkpoints = options.checkpoints;
     this.#states = this.#plan.nodes.map((node) => ({
       nodeId: node.nodeId,
       type: node.type,
@@ -960,6 +957,14 @@ export class WorkflowRun {
       recorders[node.index] = recorder;
     }
     return recorder;
+  }
+
+  /**
+   * Records every emitted message and end marker with `writer` (SPEC Checkpoint); set before
+   * `start`. Not an option, so that `stopRecording` can let the writer go.
+   */
+  recordTo(writer: CheckpointWriter): void {
+    this.#checkpoints = writer;
   }
 
   /**
@@ -1442,10 +1447,19 @@ export class WorkflowRun {
         : { ...inherited, ...emit.headers, attempt: 1 };
     const message: Message = { id, payload: emit.payload, headers };
     const port = emit.port ?? 'out';
-    if (this.#checkpoints !== undefined) {
-      this.#recorder(node).record({ id, port, payload: emit.payload, headers });
-    }
     const targets = node.routes.get(port) ?? node.anyPort;
+    if (this.#checkpoints !== undefined) {
+      const recorded = this.#recorder(node).record({ id, port, payload: emit.payload, headers });
+      // The store holds too much unwritten: the node waits for it as for a full edge.
+      if (recorded !== undefined) {
+        const sent = this.#send(targets, message);
+        return sent === undefined ? recorded : Promise.all([recorded, sent]).then(() => undefined);
+      }
+    }
+    return this.#send(targets, message);
+  }
+
+  #send(targets: readonly number[], message: Message): Promise<void> | undefined {
     if (targets.length === 1) return this.#inputs[targets[0] ?? -1]?.send(message);
     let waiting: Promise<void>[] | undefined;
     for (const target of targets) {

@@ -41,7 +41,7 @@ function recordMany(recorder: NodeRecorder, prefix: string, count: number): Reco
   const messages = Array.from({ length: count }, (_, index) =>
     recordedMessage(`${prefix}-m${index}`, `${prefix}-${index}`),
   );
-  for (const message of messages) recorder.record(message);
+  for (const message of messages) void recorder.record(message);
   return messages;
 }
 
@@ -115,7 +115,7 @@ export function describeCheckpointStoreConformance(
       ];
       const writer = store.writer('e1');
       const recorder = writer.node('node');
-      for (const message of messages) recorder.record(message);
+      for (const message of messages) void recorder.record(message);
       await ended(recorder);
       await checkNowAndAfterReopen(async (current) => {
         expect(await current.output('e1', 'node')).toEqual(messages);
@@ -131,8 +131,8 @@ export function describeCheckpointStoreConformance(
       for (let index = 0; index < 20; index++) {
         const one = recordedMessage(`a${index}`, `first ${index}`);
         const two = recordedMessage(`b${index}`, `second ${index}`);
-        first.record(one);
-        second.record(two);
+        void first.record(one);
+        void second.record(two);
         expectedFirst.push(one);
         expectedSecond.push(two);
       }
@@ -199,7 +199,7 @@ export function describeCheckpointStoreConformance(
       const kept = recordMany(fine, 'fine', 2);
       unsavablePayloads.forEach((payload, index) => {
         expect(() => {
-          broken.record(recordedMessage(`x${index}`, payload));
+          void broken.record(recordedMessage(`x${index}`, payload));
         }).not.toThrow();
       });
       const ending = broken.end();
@@ -348,7 +348,7 @@ export function describeCheckpointStoreConformance(
         const writer = store.writer(executionId);
         const recorders = AWKWARD_IDS.map((nodeId) => {
           const recorder = writer.node(nodeId);
-          recorder.record(recordedMessage('m', `${executionId}|${nodeId}`));
+          void recorder.record(recordedMessage('m', `${executionId}|${nodeId}`));
           return recorder;
         });
         await Promise.all(recorders.map(ended));

@@ -45,8 +45,8 @@ describe('createCheckpointStore', () => {
       spillDir: null,
     });
     const recorder = store.writer('e1').node('node');
-    recorder.record({ id: 'm1', port: 'out', payload: 'a', headers: { attempt: 1 } });
-    recorder.record({ id: 'm2', port: 'out', payload: 'b', headers: { attempt: 1 } });
+    void recorder.record({ id: 'm1', port: 'out', payload: 'a', headers: { attempt: 1 } });
+    void recorder.record({ id: 'm2', port: 'out', payload: 'b', headers: { attempt: 1 } });
     await recorder.end();
     expect((await store.summary('e1'))?.[0]?.truncated).toBe(true);
   });

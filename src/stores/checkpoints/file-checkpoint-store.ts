@@ -42,6 +42,11 @@ export const CHECKPOINT_FILE_EXTENSION = '.jsonl';
 
 /** Buffered lines are handed to the file system once they reach this many bytes. */
 const BATCH_BYTES = 64 * 1024;
+/**
+ * Lines waiting for the pump beyond this make the recording node wait (back-pressure): a run
+ * that never yields to the event loop would otherwise hold its whole output in memory.
+ */
+const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 const READ_CHUNK_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
 
@@ -55,9 +60,10 @@ interface ExecutionFile {
   writer: FileCheckpointWriter | undefined;
 }
 
-/** The store's byte total (`svc.checkpoint.bytes`), kept up to date by its writers. */
+/** The store's byte total (`svc.checkpoint.bytes`) and syncs, kept up to date by its writers. */
 interface ByteTally {
   bytes: number;
+  syncs: number;
 }
 
 interface Waiter {
@@ -82,6 +88,9 @@ class FileCheckpointWriter implements CheckpointWriter {
   #waiters: Waiter[] = [];
   #sync = false;
   #pumping: Promise<void> | undefined;
+  /** Settles once the pump has taken the lines a back-pressured node waits behind. */
+  #drained: Promise<void> | undefined;
+  #onDrained: (() => void) | undefined;
   #handle: FileHandle | undefined;
   /** False once the writer closed, failed or was discarded. */
   #taking = true;
@@ -99,7 +108,7 @@ class FileCheckpointWriter implements CheckpointWriter {
   /** Writes a begin line: a node recorded again by a resumed run starts afresh on reading. */
   node(nodeId: string): NodeRecorder {
     const head = nodeLineHead(nodeId);
-    this.append(beginLine(head));
+    void this.append(beginLine(head));
     return new FileNodeRecorder(this, head);
   }
 
@@ -120,10 +129,24 @@ class FileCheckpointWriter implements CheckpointWriter {
     return this.#closing;
   }
 
-  append(line: string): void {
-    if (!this.#taking) return;
+  append(line: string): Promise<void> | undefined {
+    if (!this.#taking) return undefined;
     this.#batch.append(line);
-    if (this.#batch.bytes >= BATCH_BYTES) this.#startPump();
+    const pending = this.#batch.pending;
+    if (pending < BATCH_BYTES) return undefined;
+    this.#startPump();
+    if (pending < HIGH_WATER_BYTES) return undefined;
+    return (this.#drained ??= new Promise<void>((resolve) => {
+      this.#onDrained = resolve;
+    }));
+  }
+
+  /** The pump took what waited: nodes held by back-pressure go on. */
+  #releaseDrained(): void {
+    const resolve = this.#onDrained;
+    this.#drained = undefined;
+    this.#onDrained = undefined;
+    resolve?.();
   }
 
   /** Appends a line and resolves once it and everything before it is forced to storage. */
@@ -181,15 +204,16 @@ class FileCheckpointWriter implements CheckpointWriter {
     this.#pumping = this.#pump().finally(() => {
       this.#pumping = undefined;
       // Work queued after the last round looked but before this pump settled.
-      if (this.#waiters.length > 0 || this.#batch.bytes >= BATCH_BYTES) this.#startPump();
+      if (this.#waiters.length > 0 || this.#batch.pending >= BATCH_BYTES) this.#startPump();
     });
   }
 
   async #pump(): Promise<void> {
     // Markers of the same turn of the event loop share the first round.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.#waiters.length > 0 || this.#batch.bytes >= BATCH_BYTES) {
-      const data = this.#batch.take();
+    while (this.#waiters.length > 0 || this.#batch.pending >= BATCH_BYTES) {
+      const data = this.#batch.takeChunks();
+      this.#releaseDrained();
       const waiters = this.#waiters;
       const sync = this.#sync;
       this.#waiters = [];
@@ -203,18 +227,22 @@ class FileCheckpointWriter implements CheckpointWriter {
   }
 
   /** One round; answers the failure that ends the writer, if any. */
-  async #write(data: Buffer, sync: boolean): Promise<AppError | undefined> {
+  async #write(data: readonly Buffer[], sync: boolean): Promise<AppError | undefined> {
     // Nothing is taken after the close, so the last round before it wrote everything.
     if (this.#released) return undefined;
     let before: number | undefined;
     try {
       const handle = this.#handle ?? (await this.#open());
       before = this.#file.size;
-      if (data.length > 0) {
+      const size = data.reduce((total, chunk) => total + chunk.length, 0);
+      if (size > 0) {
         await writeAll(handle, data);
-        this.#grow(data.length);
+        this.#grow(size);
       }
-      if (sync) await handle.sync();
+      if (sync) {
+        await handle.sync();
+        this.#tally.syncs++;
+      }
       return undefined;
     } catch (error) {
       this.#taking = false;
@@ -281,16 +309,16 @@ class FileNodeRecorder implements NodeRecorder {
     this.#head = head;
   }
 
-  record(message: RecordedMessage): void {
-    if (this.#failure !== undefined) return;
+  record(message: RecordedMessage): Promise<void> | undefined {
+    if (this.#failure !== undefined) return undefined;
     let line: string;
     try {
       line = messageLine(this.#head, message);
     } catch (error) {
       this.#failure = checkpointFailure(`cannot store message '${message.id}' as JSON`, error);
-      return;
+      return undefined;
     }
-    this.#writer.append(line);
+    return this.#writer.append(line);
   }
 
   end(): Promise<void> {
@@ -315,7 +343,7 @@ export class FileCheckpointStore implements CheckpointStore {
   readonly kind = 'file';
   readonly durable = true;
   readonly #dir: string;
-  readonly #tally: ByteTally = { bytes: 0 };
+  readonly #tally: ByteTally = { bytes: 0, syncs: 0 };
   #files: Map<string, ExecutionFile> | undefined;
   #opening: Promise<void> | undefined;
 
@@ -329,6 +357,11 @@ export class FileCheckpointStore implements CheckpointStore {
 
   get bytes(): number {
     return this.#tally.bytes;
+  }
+
+  /** File syncs done so far, for the benchmarks' fsyncs per second. */
+  get syncs(): number {
+    return this.#tally.syncs;
   }
 
   open(): Promise<void> {

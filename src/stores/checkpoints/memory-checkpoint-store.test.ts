@@ -28,7 +28,7 @@ describe('MemoryCheckpointStore', () => {
 
   function recordPayloads(recorder: NodeRecorder, payloads: readonly unknown[]): void {
     payloads.forEach((payload, index) => {
-      recorder.record(recordedMessage(`m${index}`, payload));
+      void recorder.record(recordedMessage(`m${index}`, payload));
     });
   }
 
@@ -45,7 +45,7 @@ describe('MemoryCheckpointStore', () => {
 
   it('marks the end of a node at once, answering undefined', () => {
     const recorder = store.writer('e1').node('node');
-    recorder.record(recordedMessage('m1', 'x'));
+    void recorder.record(recordedMessage('m1', 'x'));
     expect(recorder.end()).toBeUndefined();
     expect(store.writer('e1').approval({ nodeId: 'n', messageId: 'm', approved: true })).toBe(
       undefined,
@@ -201,7 +201,7 @@ describe('MemoryCheckpointStore', () => {
   it('holds the emitted objects rather than copies, and hands out a copy of the list', async () => {
     const payload = { value: 1 };
     const recorder = store.writer('e1').node('node');
-    recorder.record(recordedMessage('m1', payload));
+    void recorder.record(recordedMessage('m1', payload));
     expect(recorder.end()).toBeUndefined();
     const output = await store.output('e1', 'node');
     expect(output?.[0]?.payload).toBe(payload);

@@ -140,7 +140,7 @@ class MemoryNode implements NodeRecorder {
     this.#execution = execution;
   }
 
-  record(message: RecordedMessage): void {
+  record(message: RecordedMessage): undefined {
     const execution = this.#execution;
     if (!execution.accepting) return;
     this.#messages++;

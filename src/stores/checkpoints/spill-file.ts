@@ -46,7 +46,7 @@ export class SpillFile {
       this.#batch.clear();
       return;
     }
-    if (this.#batch.bytes >= BATCH_BYTES) void this.#startWriting(BATCH_BYTES);
+    if (this.#batch.pending >= BATCH_BYTES) void this.#startWriting(BATCH_BYTES);
   }
 
   /** Resolves once everything appended so far is in the file, readable by `read()`. */
