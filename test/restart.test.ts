@@ -300,5 +300,7 @@ describe('Restart, restart from a node and retry (SPEC Restart rules)', () => {
     expect(answer.json.data.nodes.out).toMatchObject({ complete: true, truncated: false });
     expect(answer.json.data.nodes.double.bytes).toBeGreaterThan(0);
     expect((await server.call('GET', '/api/executions/nope/checkpoints')).status).toBe(404);
+    const bytes = await server.call('GET', '/actuator/metrics/svc.checkpoint.bytes');
+    expect(bytes.json.measurements[0].value).toBeGreaterThan(0);
   });
 });
