@@ -6,8 +6,19 @@ import type { Clock, IdGenerator } from './core/index.js';
 import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
 import type { SessionStore } from './engine/index.js';
-import { AuditLog, EventBus, Supervisors, startRuleSupervisors } from './events/index.js';
-import { ExecutionJournal, ExecutionManager, ExecutionRegistry } from './executions/index.js';
+import {
+  AuditLog,
+  EventBus,
+  ProgressHistory,
+  Supervisors,
+  startRuleSupervisors,
+} from './events/index.js';
+import {
+  ExecutionJournal,
+  ExecutionManager,
+  ExecutionRegistry,
+  isStateEvent,
+} from './executions/index.js';
 import type { RouteEntry } from './http/index.js';
 import {
   createHttpServer,
@@ -117,6 +128,18 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   });
   const bus = new EventBus(10_000);
+  const progress = new ProgressHistory({
+    perExecution: settings['svc.streaming.status-history-max-snapshots'],
+    executions: settings['svc.streaming.status-history-max-executions'],
+    ttlMs: settings['svc.streaming.status-history-ttl-minutes'] * 60_000,
+    now: () => clock.now(),
+  });
+  bus.subscribe(
+    (event) => isStateEvent(event.kind),
+    (numbered) => {
+      progress.record(numbered);
+    },
+  );
   const executions = new ExecutionManager({
     meters,
     checkpoints,
@@ -181,6 +204,16 @@ export async function createApp(options: AppOptions): Promise<App> {
       ids,
       onRecord: (entry) => {
         journal.control(entry.executionId, { ...entry });
+        const run = entry.executionId === null ? undefined : registry.get(entry.executionId);
+        const { nodeId, ...command } = entry;
+        bus.publish({
+          ...command,
+          ...(nodeId === null ? {} : { nodeId }),
+          kind: entry.outcome === 'APPLIED' ? 'control.applied' : 'control.refused',
+          executionId: entry.executionId,
+          sessionId: run?.sessionId ?? null,
+          workflowId: run?.workflowId ?? null,
+        });
       },
     }),
     supervisors: new Supervisors(settings['svc.supervisors']),
@@ -198,6 +231,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   registerRestartRoutes(fastify, executions, desk);
   registerEventRoutes(fastify, {
     bus,
+    progress,
     executions,
     registry,
     sse: { keepAliveMs: options.streamKeepAliveMs ?? 15_000, maxQueued: 1_000 },

@@ -137,9 +137,26 @@ describe('Event streams (SPEC Events)', () => {
       nodeId: 'out',
       level: 'INFO',
     });
+    // CONTRACT section 3: the log entry inside the event shape every stream uses.
     expect(Object.keys(client.events[0]?.data as object).sort()).toEqual(
-      ['executionId', 'fields', 'level', 'message', 'nodeId', 'seq', 'timestamp'].sort(),
+      [
+        'kind',
+        'executionId',
+        'sessionId',
+        'workflowId',
+        'fields',
+        'level',
+        'message',
+        'nodeId',
+        'seq',
+        'timestamp',
+      ].sort(),
     );
+    expect(client.events[0]?.data).toMatchObject({
+      kind: 'log',
+      sessionId: 's',
+      workflowId: 'talk',
+    });
     const resumed = await openSse(server.baseUrl, `/api/sessions/s/executions/${id}/logs/entries`, {
       'last-event-id': '1',
     });
@@ -157,13 +174,53 @@ describe('Event streams (SPEC Events)', () => {
     ).toBe(404);
   });
 
-  it('streams progress snapshots and ends when the execution is terminal', async () => {
+  it('streams progress as state events with their progress, catching a late client up from the progress history, and ends when the execution is terminal', async () => {
     const id = await runToEnd(server, [{ n: 1 }]);
     const client = await openSse(server.baseUrl, `/api/workflow/s/status/${id}/stream`);
     await client.ended;
+    // The run ended before the client came: the whole history is sent, oldest first.
+    expect(kinds(client.events)[0]).toBe('execution.started');
+    expect(kinds(client.events)).toEqual(
+      expect.arrayContaining(['node.started', 'node.completed', 'execution.completed']),
+    );
     const last = client.events.at(-1);
-    expect(last?.event).toBe('progress');
-    expect((last?.data as { execution: { status: string } }).execution.status).toBe('COMPLETED');
+    expect(last?.event).toBe('execution.completed');
+    expect(last?.data).toMatchObject({
+      kind: 'execution.completed',
+      executionId: id,
+      sessionId: 's',
+      workflowId: 'talk',
+      progress: { status: 'COMPLETED', nodesTotal: 2, nodesFinished: 2 },
+    });
+    const ids = client.events.map((event) => event.id ?? 0);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    // Last-Event-ID: only what came after it.
+    const middle = ids[1] ?? 0;
+    const resumed = await openSse(server.baseUrl, `/api/workflow/s/status/${id}/stream`, {
+      'last-event-id': String(middle),
+    });
+    await resumed.ended;
+    expect(resumed.events.map((event) => event.id)).toEqual(ids.slice(2));
+  });
+
+  it('sends control.applied, control.refused and scheduler.limits events', async () => {
+    const client = await openSse(server.baseUrl, '/api/events?kinds=control.*,scheduler.limits');
+    const id = await runToEnd(server, [{ n: 1 }]);
+    await server.call('POST', `/api/executions/${id}/pause`);
+    await server.call('POST', '/api/scheduler/limits?maxConcurrent=50');
+    const seen = await client.until((events) => events.length >= 3);
+    client.close();
+    // The change takes effect, then its audit entry is written.
+    expect(kinds(seen)).toEqual(['control.refused', 'scheduler.limits', 'control.applied']);
+    expect(seen[0]?.data).toMatchObject({
+      kind: 'control.refused',
+      executionId: id,
+      sessionId: 's',
+      workflowId: 'talk',
+      command: 'PAUSE',
+    });
+    expect(seen[1]?.data).toMatchObject({ limits: { maxConcurrent: 50 } });
+    expect(seen[2]?.data).toMatchObject({ command: 'SCHEDULER_LIMITS', executionId: null });
   });
 
   it('does not let a client that reads nothing slow a run', async () => {

@@ -16,7 +16,8 @@ export interface Subscription {
 }
 
 export class EventBus {
-  readonly #history: NumberedEvent[] = [];
+  /** A ring of the newest events: a shift of a long array per event would cost a copy. */
+  readonly #history: (NumberedEvent | undefined)[];
   readonly #historySize: number;
   readonly #subscribers = new Set<{
     filter: EventFilter;
@@ -26,22 +27,31 @@ export class EventBus {
 
   constructor(historySize = 10_000) {
     this.#historySize = historySize;
+    this.#history = new Array<NumberedEvent | undefined>(historySize);
   }
 
   publish(event: ExecutionEvent): void {
     const numbered: NumberedEvent = { seq: ++this.#seq, event };
-    this.#history.push(numbered);
-    if (this.#history.length > this.#historySize) this.#history.shift();
+    this.#history[numbered.seq % this.#historySize] = numbered;
     for (const subscriber of this.#subscribers) {
       if (subscriber.filter(event)) subscriber.deliver(numbered);
     }
   }
 
+  /** The number of the newest event published; 0 before the first. */
+  get lastSeq(): number {
+    return this.#seq;
+  }
+
   /** Events kept in the history after `seq` that pass `filter`, oldest first. */
   since(seq: number, filter: EventFilter): NumberedEvent[] {
     const found: NumberedEvent[] = [];
-    for (const numbered of this.#history) {
-      if (numbered.seq > seq && filter(numbered.event)) found.push(numbered);
+    const first = Math.max(seq + 1, this.#seq - this.#historySize + 1, 1);
+    for (let at = first; at <= this.#seq; at++) {
+      const numbered = this.#history[at % this.#historySize];
+      if (numbered !== undefined && numbered.seq === at && filter(numbered.event)) {
+        found.push(numbered);
+      }
     }
     return found;
   }

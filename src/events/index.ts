@@ -6,3 +6,5 @@ export { Supervisors } from './supervisors.js';
 export type { ReviewedCommand, SupervisorView } from './supervisors.js';
 export { startRuleSupervisors } from './rule-supervisors.js';
 export type { RuleSupervisorOptions } from './rule-supervisors.js';
+export { ProgressHistory } from './progress-history.js';
+export type { ProgressHistoryOptions } from './progress-history.js';

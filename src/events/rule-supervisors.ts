@@ -61,7 +61,9 @@ class RuleSupervisor {
   start(): Subscription {
     const kinds = new Set(this.#rules.map((compiled) => compiled.rule.on));
     return this.#options.bus.subscribe(
-      (event) => kinds.has(event.kind),
+      // A command of this supervisor is not an event it reacts to: a rule on control events
+      // would otherwise answer its own commands.
+      (event) => kinds.has(event.kind) && event.actor !== this.#id,
       (numbered) => {
         this.#queue.push(numbered.event);
         if (this.#queue.length > (this.#options.queueSize ?? 1000)) {
@@ -105,6 +107,7 @@ class RuleSupervisor {
     const nodeId = rule.target === 'node' ? (event.nodeId ?? null) : null;
     const target = { command, executionId: event.executionId, nodeId, actor: this.#id };
     try {
+      if (event.executionId === null) throw new Error(`The event names no execution`);
       if (rule.target === 'node') {
         if (nodeId === null || !NODE_ACTIONS.has(command))
           throw new Error(`Cannot ${command} a node`);

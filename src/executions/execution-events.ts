@@ -33,9 +33,10 @@ export type ExecutionEventKind =
 export interface ExecutionEvent {
   readonly kind: ExecutionEventKind;
   readonly timestamp: string;
-  readonly executionId: string;
-  readonly sessionId: string;
-  readonly workflowId: string;
+  /** Null only for events about no execution: scheduler limits, a command without one. */
+  readonly executionId: string | null;
+  readonly sessionId: string | null;
+  readonly workflowId: string | null;
   readonly nodeId?: string;
   readonly [field: string]: unknown;
 }
@@ -64,3 +65,8 @@ export const RUN_STATUS_EVENTS: Readonly<Record<string, ExecutionEventKind>> = {
   TIMED_OUT: 'execution.timed_out',
   ABORTED: 'execution.aborted',
 };
+
+/** Run and node state changes: never dropped, and what progress streams are made of. */
+export function isStateEvent(kind: ExecutionEventKind): boolean {
+  return kind.startsWith('execution.') || kind.startsWith('node.');
+}

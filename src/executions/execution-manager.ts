@@ -251,10 +251,19 @@ export class ExecutionManager {
   /** Changes admission limits without a restart; queued starts that now fit begin. */
   setLimits(changes: Partial<AdmissionLimits>, record = true): AdmissionLimits {
     const admitted = this.#admission.setLimits({ ...this.#admission.limits, ...changes });
-    if (record) this.#deps.journal?.limits({ ...this.#admission.limits });
+    const limits = this.#admission.limits;
+    if (record) this.#deps.journal?.limits({ ...limits });
+    this.#deps.events?.({
+      kind: 'scheduler.limits',
+      timestamp: new Date(this.#deps.clock.now()).toISOString(),
+      executionId: null,
+      sessionId: null,
+      workflowId: null,
+      limits: { ...limits },
+    });
     for (const candidate of admitted) this.#admitQueued(candidate);
     this.#updateGauges();
-    return this.#admission.limits;
+    return limits;
   }
 
   /** Resolves once everything the execution log was given so far is durable. */

@@ -25,7 +25,7 @@ export type {
   RegistryLimits,
   ResultEvent,
 } from './execution-registry.js';
-export { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS } from './execution-events.js';
+export { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS, isStateEvent } from './execution-events.js';
 export type { ExecutionEvent, ExecutionEventKind, ExecutionEventSink } from './execution-events.js';
 export { Approvals } from './approvals.js';
 export type { Approval, ApprovalEvent, SignalCommand } from './approvals.js';

@@ -4,13 +4,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../core/index.js';
-import type { EventBus, EventFilter } from '../events/index.js';
-import { isTerminalExecutionStatus } from '../executions/index.js';
-import type { ExecutionEntry, ExecutionManager, ExecutionRegistry } from '../executions/index.js';
+import type { EventBus, EventFilter, NumberedEvent, ProgressHistory } from '../events/index.js';
+import { RUN_STATUS_EVENTS, isStateEvent, isTerminalExecutionStatus } from '../executions/index.js';
+import type {
+  ExecutionEntry,
+  ExecutionManager,
+  ExecutionRegistry,
+  LogEntry,
+} from '../executions/index.js';
 import { SseStream, lastEventId } from './sse.js';
 import type { SseOptions } from './sse.js';
-
-const STATE_KINDS = /^(execution|node)\./;
 
 const eventsQuery = z.object({
   sessionId: z.string().optional(),
@@ -35,6 +38,7 @@ export function registerEventRoutes(
   app: FastifyInstance,
   deps: {
     readonly bus: EventBus;
+    readonly progress: ProgressHistory;
     readonly executions: ExecutionManager;
     readonly registry: ExecutionRegistry;
     readonly sse: SseOptions;
@@ -82,30 +86,32 @@ export function registerEventRoutes(
       const entry = sessionExecution(request.params.sessionId, request.params.id);
       const stream = new SseStream(request, reply, deps.sse);
       let sent = lastEventId(request) ?? 0;
-      const sendLog = (seq: number, line: unknown): void => {
-        if (seq <= sent) return;
-        sent = seq;
-        stream.send(seq, 'log', line);
+      // CONTRACT section 3: every stream sends events; a log event is the entry with its kind.
+      const sendLog = (line: LogEntry): void => {
+        if (line.seq <= sent) return;
+        sent = line.seq;
+        stream.send(line.seq, 'log', {
+          kind: 'log',
+          ...line,
+          sessionId: entry.sessionId,
+          workflowId: entry.workflowId,
+        });
       };
       // Live lines that arrive while the stored ones are written are caught by `sent`.
       const subscription = bus.subscribe(
         (event) =>
           event.executionId === entry.executionId &&
-          (event.kind === 'log' || STATE_KINDS.test(event.kind)),
+          (event.kind === 'log' || isStateEvent(event.kind)),
         (numbered) => {
           const { event } = numbered;
-          if (event.kind === 'log') {
-            const { kind: _kind, sessionId: _session, workflowId: _workflow, ...line } = event;
-            sendLog(Number(line.seq), line);
-          } else if (isTerminalExecutionStatus(entry.status)) {
-            stream.close();
-          }
+          if (event.kind === 'log') sendLog(event as unknown as LogEntry);
+          else if (isTerminalExecutionStatus(entry.status)) stream.close();
         },
       );
       stream.onClose(() => {
         subscription.close();
       });
-      for (const line of entry.logs) sendLog(line.seq, line);
+      for (const line of entry.logs) sendLog(line);
       if (isTerminalExecutionStatus(entry.status)) stream.close();
       return Promise.resolve();
     },
@@ -116,32 +122,71 @@ export function registerEventRoutes(
     { schema: { params: z.object({ sessionId: z.string(), id: z.string() }) } },
     (request, reply) => {
       const entry = sessionExecution(request.params.sessionId, request.params.id);
-      const filter: EventFilter = (event) =>
-        event.executionId === entry.executionId && STATE_KINDS.test(event.kind);
       const stream = new SseStream(request, reply, deps.sse);
-      const snapshot = (seq: number, cause: string | null): void => {
-        stream.send(seq, 'progress', { cause, execution: registry.toRecord(entry) });
+      // CONTRACT section 3: the state events of the run, each with the progress it shows now.
+      const send = (numbered: NumberedEvent): void => {
+        stream.send(numbered.seq, numbered.event.kind, {
+          ...numbered.event,
+          progress: progressOf(registry, entry),
+        });
       };
-      // A late client first catches up with the state changes it missed, then sees the
-      // current state, then follows live.
-      const after = lastEventId(request);
-      const missed = after === null ? [] : bus.since(after, filter);
-      for (const numbered of missed) stream.send(numbered.seq, numbered.event.kind, numbered.event);
-      const subscription = bus.subscribe(filter, (numbered) => {
-        snapshot(numbered.seq, numbered.event.kind);
-        if (
-          isTerminalExecutionStatus(entry.status) &&
-          numbered.event.kind.startsWith('execution.')
-        ) {
-          stream.close();
-        }
-      });
+      // A late client catches up from the progress history (SPEC Events 4), then follows live.
+      const missed = deps.progress.since(entry.executionId, lastEventId(request) ?? 0);
+      let sent = 0;
+      for (const numbered of missed) {
+        send(numbered);
+        sent = numbered.seq;
+      }
+      // Nothing kept (history expired): the current state, as the event of its status.
+      if (missed.length === 0 && lastEventId(request) === null) {
+        send({
+          seq: bus.lastSeq,
+          event: {
+            kind: RUN_STATUS_EVENTS[entry.status] ?? 'execution.started',
+            timestamp: new Date().toISOString(),
+            executionId: entry.executionId,
+            sessionId: entry.sessionId,
+            workflowId: entry.workflowId,
+            status: entry.status,
+          },
+        });
+        sent = bus.lastSeq;
+      }
+      const subscription = bus.subscribe(
+        (event) => event.executionId === entry.executionId && isStateEvent(event.kind),
+        (numbered) => {
+          if (numbered.seq <= sent) return;
+          send(numbered);
+          if (
+            isTerminalExecutionStatus(entry.status) &&
+            numbered.event.kind.startsWith('execution.')
+          ) {
+            stream.close();
+          }
+        },
+      );
       stream.onClose(() => {
         subscription.close();
       });
-      snapshot(missed.at(-1)?.seq ?? after ?? 0, null);
       if (isTerminalExecutionStatus(entry.status)) stream.close();
       return Promise.resolve();
     },
   );
+}
+
+/** How far a run has come: its status, and its nodes by status. */
+function progressOf(registry: ExecutionRegistry, entry: ExecutionEntry) {
+  const byStatus: Record<string, number> = {};
+  let finished = 0;
+  for (const node of entry.nodes) {
+    byStatus[node.status] = (byStatus[node.status] ?? 0) + 1;
+    if (node.endedAt !== null) finished++;
+  }
+  return {
+    status: entry.status,
+    nodesTotal: entry.nodes.length,
+    nodesFinished: finished,
+    byStatus,
+    execution: registry.toRecord(entry),
+  };
 }

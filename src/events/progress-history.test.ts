@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { NumberedEvent } from './event-bus.js';
+import { ProgressHistory } from './progress-history.js';
+
+let seq = 0;
+const event = (executionId: string): NumberedEvent => ({
+  seq: ++seq,
+  event: {
+    kind: 'node.started',
+    timestamp: '',
+    executionId,
+    sessionId: 's',
+    workflowId: 'w',
+  },
+});
+
+describe('progress history (SPEC Events 4)', () => {
+  it('keeps the newest snapshots per execution, and those after a given id', () => {
+    const history = new ProgressHistory({
+      perExecution: 3,
+      executions: 10,
+      ttlMs: 60_000,
+      now: () => 0,
+    });
+    const recorded = Array.from({ length: 5 }, () => event('a'));
+    for (const numbered of recorded) history.record(numbered);
+    expect(history.since('a', 0)).toEqual(recorded.slice(2));
+    expect(history.since('a', recorded[3]?.seq ?? 0)).toEqual(recorded.slice(4));
+    expect(history.since('unknown', 0)).toEqual([]);
+  });
+
+  it('holds the executions that changed most recently, up to its bound', () => {
+    const history = new ProgressHistory({
+      perExecution: 10,
+      executions: 2,
+      ttlMs: 60_000,
+      now: () => 0,
+    });
+    history.record(event('a'));
+    history.record(event('b'));
+    history.record(event('a'));
+    history.record(event('c'));
+    expect(history.size).toBe(2);
+    expect(history.since('b', 0)).toEqual([]);
+    expect(history.since('a', 0)).toHaveLength(2);
+  });
+
+  it('forgets an execution that has not changed for the time to live', () => {
+    let now = 0;
+    const history = new ProgressHistory({
+      perExecution: 10,
+      executions: 10,
+      ttlMs: 300_000,
+      now: () => now,
+    });
+    history.record(event('old'));
+    now = 200_000;
+    history.record(event('young'));
+    now = 300_001;
+    expect(history.since('old', 0)).toEqual([]);
+    expect(history.since('young', 0)).toHaveLength(1);
+  });
+});
