@@ -98,6 +98,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     maxExecutions: settings['svc.execution-log.retained-runs'],
     resultsPerExecution: settings['svc.results.max-per-execution'],
     logsPerExecution: 10_000,
+    logRetentionMs: settings['svc.logs.store.retention.default-period-minutes'] * 60_000,
     maxSessions: settings['svc.tracker.max-sessions'],
     resultExecutions: settings['svc.results.max-executions'],
     resultTtlMs: settings['svc.results.ttl'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, createSequentialIds } from '../core/index.js';
-import { Meters, createSilentLoggers } from '../observability/index.js';
+import { Meters, RecordingTracer, createSilentLoggers } from '../observability/index.js';
 import { createPluginRegistry } from '../plugins/index.js';
 import { MemorySessionStore } from '../stores/index.js';
 import { ExecutionManager } from './execution-manager.js';
@@ -61,5 +61,52 @@ describe('ExecutionManager: prepared workflows (SPEC Limits, workflow.cache.ttl.
     await manager.start({ sessionId: 's', workflowId: 'b' });
     expect(manager.cachedPlans).toBe(1);
     await manager.stopAll('done');
+  });
+});
+
+describe('ExecutionManager: observations (SPEC Tracing)', () => {
+  it('records one svc.run observation per execution, parent of one svc.node per node', async () => {
+    const store = new MemorySessionStore();
+    await store.putSession({
+      sessionId: 's',
+      name: 's',
+      initiator: 'i',
+      description: '',
+      createdAt: '',
+      updatedAt: '',
+    });
+    await store.putWorkflow({
+      sessionId: 's',
+      workflowId: 'a',
+      createdAt: '',
+      versions: [{ version: 1, createdAt: '', author: 'x', note: null, definition: flow('a') }],
+    });
+    const tracer = new RecordingTracer();
+    const manager = new ExecutionManager({
+      store,
+      catalog: createPluginRegistry({ optionalPlugins: [] }),
+      registry: new ExecutionRegistry({
+        maxExecutions: 10,
+        resultsPerExecution: 10,
+        logsPerExecution: 10,
+      }),
+      clock: new ManualClock(),
+      ids: createSequentialIds('e'),
+      logger: createSilentLoggers().engine,
+      workers: false,
+      runDeadlineMs: 60_000,
+      planTtlMs: 600_000,
+      meters: new Meters(),
+      tracer,
+    });
+    const { executionId } = await manager.start({ sessionId: 's', workflowId: 'a' });
+    await manager.require(executionId).finished;
+    const run = tracer.observations.find((observation) => observation.name === 'svc.run');
+    expect(run).toMatchObject({ id: executionId, parentId: null, tags: { status: 'COMPLETED' } });
+    const nodes = tracer.observations.filter((observation) => observation.name === 'svc.node');
+    expect(nodes.map((node) => [node.parentId, node.tags])).toEqual([
+      [executionId, { module: 'MANUAL', status: 'COMPLETED' }],
+      [executionId, { module: 'CONSOLE_TERMINAL', status: 'COMPLETED' }],
+    ]);
   });
 });

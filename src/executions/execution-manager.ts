@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppError } from '../core/index.js';
-import type { Meters } from '../observability/index.js';
+import type { Meters, Tracer } from '../observability/index.js';
 import type { Clock, IdGenerator } from '../core/index.js';
 import {
   RunClock,
@@ -81,6 +81,8 @@ export interface ExecutionManagerDeps {
   readonly retainedForRestart?: number;
   /** SPEC Restart rule 6: how long a restart waits for its new run to be accepted. */
   readonly restartAcceptMs?: number;
+  /** SPEC Tracing: receives `svc.run` and `svc.node` observations; none in the standard build. */
+  readonly tracer?: Tracer;
 }
 
 /** Everything a run of an execution needs, for a start and for a restart, retry or recover. */
@@ -1012,6 +1014,14 @@ export class ExecutionManager {
       entry.endedAt - (entry.startedAt ?? entry.endedAt),
     );
     this.#deps.journal?.ended(entry.executionId, outcome.status, outcome.error);
+    this.#deps.tracer?.record({
+      name: 'svc.run',
+      id: entry.executionId,
+      parentId: entry.parentExecutionId,
+      startedAt: entry.startedAt ?? entry.endedAt,
+      endedAt: entry.endedAt,
+      tags: { workflowId: entry.workflowId, status: outcome.status },
+    });
     entry.markFinished();
     for (const admitted of this.#admission.release(entry.executionId)) this.#admitQueued(admitted);
     this.#updateGauges();
@@ -1192,6 +1202,14 @@ class RunRecorder implements RunListener {
     if (state.startedAt !== null && state.endedAt !== null) {
       meters.time('svc.node.duration', { module }, state.endedAt - state.startedAt);
     }
+    this.manager.deps.tracer?.record({
+      name: 'svc.node',
+      id: `${this.entry.executionId}/${state.nodeId}`,
+      parentId: this.entry.executionId,
+      startedAt: state.startedAt ?? state.endedAt ?? 0,
+      endedAt: state.endedAt ?? 0,
+      tags: { module, status: state.status },
+    });
   }
 
   runChanged(status: 'RUNNING' | 'PAUSED'): void {
@@ -1211,7 +1229,10 @@ class RunRecorder implements RunListener {
 
   log(line: RunLogEntry): void {
     const { registry, clock, logger } = this.manager.deps;
-    registry.addLog(this.entry, line, clock.now());
+    const dropped = registry.addLog(this.entry, line, clock.now());
+    // SPEC "Log line losses": lines beyond what an execution keeps are dropped and counted.
+    if (dropped > 0)
+      this.manager.deps.meters.count('svc.tracker.dropped', { type: 'log' }, dropped);
     const entry = this.entry.logs.at(-1);
     if (entry !== undefined) this.manager.emit(this.entry, 'log', { ...entry });
     logger[LOG_METHODS[line.level]](

@@ -116,4 +116,40 @@ describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
     for (let i = 0; i < 5; i++) registry.addResult(entry, 'out', { ...message, payload: i }, 0);
     expect(registry.resultsOf(entry).map((result) => result.payload)).toEqual([2, 3, 4]);
   });
+
+  it('keeps at most the pending log line bound per execution, answering how many it dropped', () => {
+    const registry = new ExecutionRegistry({
+      maxExecutions: 100,
+      resultsPerExecution: 3,
+      logsPerExecution: 3,
+    });
+    fill(registry, 'l', 1);
+    const entry = registry.get('l-0')!;
+    const line = { nodeId: 'n', level: 'INFO' as const, message: 'm', fields: {} };
+    const dropped = [1, 2, 3, 4, 5].map(() => registry.addLog(entry, line, 0));
+    expect(dropped).toEqual([0, 0, 0, 1, 1]);
+    expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([3, 4, 5]);
+  });
+
+  it('drops log lines older than svc.logs.store.retention.default-period-minutes', () => {
+    let now = Date.UTC(2026, 0, 1);
+    const registry = new ExecutionRegistry({
+      maxExecutions: 100,
+      resultsPerExecution: 3,
+      logsPerExecution: 100,
+      logRetentionMs: 30 * 60_000,
+      now: () => now,
+    });
+    fill(registry, 'r', 1);
+    const entry = registry.get('r-0')!;
+    const line = { nodeId: 'n', level: 'INFO' as const, message: 'm', fields: {} };
+    registry.addLog(entry, line, now);
+    now += 20 * 60_000;
+    registry.addLog(entry, line, now);
+    now += 11 * 60_000;
+    expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([2]);
+    now += 20 * 60_000;
+    expect(registry.addLog(entry, line, now)).toBe(1);
+    expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([3]);
+  });
 });

@@ -131,8 +131,10 @@ export interface RegistryLimits {
   readonly maxExecutions: number;
   /** Result events kept per execution (SPEC `svc.results.max-per-execution`). */
   readonly resultsPerExecution: number;
-  /** Log lines kept per execution. */
+  /** Log lines kept per execution; beyond them the oldest are dropped (SPEC: 10,000). */
   readonly logsPerExecution: number;
+  /** SPEC `svc.logs.store.retention.default-period-minutes`: how long log lines are kept. */
+  readonly logRetentionMs?: number;
   /**
    * SPEC `svc.tracker.max-sessions`: when set, ended executions of the sessions started least
    * recently are dropped so that at most this many sessions are held; null holds all.
@@ -223,6 +225,7 @@ export class ExecutionRegistry {
     this.#touchResults(entry);
   }
 
+  /** Keeps a node log line; answers how many lines it dropped to stay within the bounds. */
   addLog(
     entry: ExecutionEntry,
     line: {
@@ -232,14 +235,38 @@ export class ExecutionRegistry {
       fields: Readonly<Record<string, unknown>>;
     },
     now: number,
-  ): void {
+  ): number {
     entry.logs.push({
       seq: ++entry.logSeq,
       timestamp: new Date(now).toISOString(),
       executionId: entry.executionId,
       ...line,
     });
-    if (entry.logs.length > this.#limits.logsPerExecution) entry.logs.shift();
+    let dropped = this.#expireLogs(entry, now);
+    if (entry.logs.length > this.#limits.logsPerExecution) {
+      entry.logs.shift();
+      dropped++;
+    }
+    return dropped;
+  }
+
+  /** The log lines an execution still keeps, oldest first. */
+  logsOf(entry: ExecutionEntry): readonly LogEntry[] {
+    this.#expireLogs(entry, this.#limits.now?.() ?? Date.now());
+    return entry.logs;
+  }
+
+  /** Drops lines older than the retention period; answers how many. */
+  #expireLogs(entry: ExecutionEntry, now: number): number {
+    const retention = this.#limits.logRetentionMs;
+    const first = entry.logs[0];
+    if (retention === undefined || first === undefined) return 0;
+    const oldest = now - retention;
+    if (Date.parse(first.timestamp) >= oldest) return 0;
+    const keep = entry.logs.findIndex((line) => Date.parse(line.timestamp) >= oldest);
+    const dropped = keep === -1 ? entry.logs.length : keep;
+    entry.logs.splice(0, dropped);
+    return dropped;
   }
 
   /** Newest first. */

@@ -111,7 +111,7 @@ export function registerEventRoutes(
       stream.onClose(() => {
         subscription.close();
       });
-      for (const line of entry.logs) sendLog(line);
+      for (const line of registry.logsOf(entry)) sendLog(line);
       if (isTerminalExecutionStatus(entry.status)) stream.close();
       return Promise.resolve();
     },

@@ -268,9 +268,9 @@ export function registerExecutionRoutes(
     { schema: { params: executionParams, querystring: logsQuery } },
     (request, reply) => {
       const { nodeId, after } = request.query;
-      const logs = executions
-        .require(request.params.id)
-        .logs.filter(
+      const logs = registry
+        .logsOf(executions.require(request.params.id))
+        .filter(
           (line) =>
             (nodeId === undefined || line.nodeId === nodeId) &&
             (after === undefined || line.seq > after),

@@ -8,3 +8,5 @@ export type {
   MeterSpec,
   MeterType,
 } from './meters.js';
+export { RecordingTracer } from './tracing.js';
+export type { Observation, ObservationName, Tracer } from './tracing.js';

@@ -147,6 +147,8 @@ export interface RunOutcome {
 }
 
 const DEFAULT_CAPACITY = 64;
+/** SPEC "Log line losses": the output of a node without live logs is logged cut to this. */
+const MAX_LOGGED_OUTPUT = 2048;
 const MAX_BACKOFF_MS = 30_000;
 const FIRST_ATTEMPT: MessageHeaders = Object.freeze({ attempt: 1 });
 /** SKIPPED is missing on purpose: a skipped node shows it while it still passes messages. */
@@ -185,12 +187,16 @@ type NodeAction = 'paused' | 'resumed' | 'stepped' | 'stopped' | 'skipped' | 'un
 
 /** A node's log: one object per node, its lines go to the run's listener. */
 class ListenerLog implements NodeLog {
+  /** Lines written: a node that wrote none has its output logged when it completes. */
+  lines = 0;
+
   constructor(
     readonly listener: RunListener,
     readonly nodeId: string,
   ) {}
 
   #write(level: LogLevel, message: string, fields: Readonly<Record<string, unknown>> = {}): void {
+    this.lines++;
     this.listener.log({ nodeId: this.nodeId, level, message, fields });
   }
 
@@ -239,8 +245,10 @@ class RunNodeContext implements NodeContext {
   #controller: AbortController | undefined;
   #abortReason: unknown;
   #aborted = false;
-  #log: NodeLog | undefined;
+  #log: ListenerLog | undefined;
   #sleepers: Set<Sleeper> | undefined;
+  /** The payload the node emitted last, kept only while the engine logs at DEBUG. */
+  lastOutput: unknown;
   #clock: RunClock | undefined;
 
   constructor(scope: RunScope, nodeId: string) {
@@ -287,6 +295,11 @@ class RunNodeContext implements NodeContext {
 
   get log(): NodeLog {
     return (this.#log ??= new ListenerLog(this.#scope.listener, this.nodeId));
+  }
+
+  /** Whether the node wrote live log lines. */
+  get logged(): boolean {
+    return (this.#log?.lines ?? 0) > 0;
   }
 
   abort(reason: unknown): void {
@@ -508,6 +521,8 @@ export class WorkflowRun {
   readonly #parentsEnded: number[];
   readonly #parentsSucceeded: number[];
   readonly #trace: boolean;
+  /** The engine logs at DEBUG: a node that wrote no live logs has its output logged. */
+  readonly #debug: boolean;
   /** How the run ends or ended: set when an end begins, or when the last node finished. */
   #ending: RunOutcome | undefined;
   #resolveDone: (outcome: RunOutcome) => void = () => undefined;
@@ -583,6 +598,7 @@ export class WorkflowRun {
     this.#parentsEnded = this.#plan.nodes.map(() => 0);
     this.#parentsSucceeded = this.#plan.nodes.map(() => 0);
     this.#trace = options.logger.isLevelEnabled('trace');
+    this.#debug = options.logger.isLevelEnabled('debug');
     this.done = new Promise((resolve) => {
       this.#resolveDone = resolve;
     });
@@ -924,9 +940,31 @@ export class WorkflowRun {
     } finally {
       deadline?.cancel();
     }
+    if (this.#debug && outcome.status === 'COMPLETED') this.#logOutput(node, state, context);
     const marking = this.#markEnd(node, outcome);
     if (marking !== undefined) await marking;
     this.#finish(node, outcome);
+  }
+
+  /** SPEC "Log line losses": a node that wrote no live logs has its output logged, cut. */
+  #logOutput(node: PlannedNode, state: NodeState, context: RunNodeContext): void {
+    if (context.logged || state.messagesOut === 0) return;
+    let output: string;
+    try {
+      output = (JSON.stringify(context.lastOutput) as string | undefined) ?? 'undefined';
+    } catch {
+      output = String(context.lastOutput);
+    }
+    this.#options.listener.log({
+      nodeId: node.nodeId,
+      level: 'DEBUG',
+      message: output.length > MAX_LOGGED_OUTPUT ? output.slice(0, MAX_LOGGED_OUTPUT) : output,
+      fields: {
+        output: 'last',
+        messagesOut: state.messagesOut,
+        cut: output.length > MAX_LOGGED_OUTPUT,
+      },
+    });
   }
 
   /**
@@ -1446,6 +1484,10 @@ export class WorkflowRun {
           : { ...inherited, attempt: 1 }
         : { ...inherited, ...emit.headers, attempt: 1 };
     const message: Message = { id, payload: emit.payload, headers };
+    if (this.#debug) {
+      const context = this.#contexts[node.index];
+      if (context !== undefined) context.lastOutput = emit.payload;
+    }
     const port = emit.port ?? 'out';
     const targets = node.routes.get(port) ?? node.anyPort;
     if (this.#checkpoints !== undefined) {
