@@ -147,6 +147,8 @@ export interface RunOutcome {
 }
 
 const DEFAULT_CAPACITY = 64;
+/** JSON.stringify as it really is: undefined for undefined, functions and symbols. */
+const toJson = JSON.stringify as (value: unknown) => string | undefined;
 /** SPEC "Log line losses": the output of a node without live logs is logged cut to this. */
 const MAX_LOGGED_OUTPUT = 2048;
 const MAX_BACKOFF_MS = 30_000;
@@ -951,7 +953,7 @@ export class WorkflowRun {
     if (context.logged || state.messagesOut === 0) return;
     let output: string;
     try {
-      output = (JSON.stringify(context.lastOutput) as string | undefined) ?? 'undefined';
+      output = toJson(context.lastOutput) ?? 'undefined';
     } catch {
       output = String(context.lastOutput);
     }
