@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { engineChainBench } from './engine-chain.bench.js';
 import { engineFanoutBench } from './engine-fanout.bench.js';
+import { eventsBench } from './events.bench.js';
 import { executionsBench } from './executions.bench.js';
 import { printTable, writeResults } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
@@ -15,6 +16,7 @@ const BENCHES: readonly Bench[] = [
   engineChainBench,
   engineFanoutBench,
   executionsBench,
+  eventsBench,
 ];
 const CHILD_FLAG = '--child';
 const RESULT_PREFIX = 'BENCH-RESULT ';

@@ -37,7 +37,7 @@ import {
 import { Meters, createLoggers } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry } from './plugins/index.js';
-import type { PluginRegistry } from './plugins/index.js';
+import type { PluginEntry, PluginRegistry } from './plugins/index.js';
 import { SessionService } from './services/index.js';
 import { FileExecutionLog, createCheckpointStore, createSessionStore } from './stores/index.js';
 import type { CheckpointStore } from './engine/index.js';
@@ -55,6 +55,8 @@ export interface AppOptions {
   readonly streamKeepAliveMs?: number;
   /** A session store to use instead of the one the settings name. */
   readonly store?: SessionStore;
+  /** Plugins of an application that embeds the server, beside the build's own. */
+  readonly extraPlugins?: readonly PluginEntry[];
 }
 
 export interface App {
@@ -84,7 +86,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
   const store = options.store ?? sessionStoreFor(settings, buildInfo);
   await store.open();
-  const plugins = createPluginRegistry({ optionalPlugins: buildInfo.plugins });
+  const plugins = createPluginRegistry({
+    optionalPlugins: buildInfo.plugins,
+    ...(options.extraPlugins === undefined ? {} : { extraPlugins: options.extraPlugins }),
+  });
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const sessions = new SessionService({

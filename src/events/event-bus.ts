@@ -9,6 +9,20 @@ export interface NumberedEvent {
   readonly event: ExecutionEvent;
 }
 
+/** A published event; its JSON is made once, when a stream first sends it. */
+export class BusEvent implements NumberedEvent {
+  #json: string | undefined;
+
+  constructor(
+    readonly seq: number,
+    readonly event: ExecutionEvent,
+  ) {}
+
+  get json(): string {
+    return (this.#json ??= JSON.stringify(this.event));
+  }
+}
+
 export type EventFilter = (event: ExecutionEvent) => boolean;
 
 export interface Subscription {
@@ -17,21 +31,21 @@ export interface Subscription {
 
 export class EventBus {
   /** A ring of the newest events: a shift of a long array per event would cost a copy. */
-  readonly #history: (NumberedEvent | undefined)[];
+  readonly #history: (BusEvent | undefined)[];
   readonly #historySize: number;
   readonly #subscribers = new Set<{
     filter: EventFilter;
-    deliver: (event: NumberedEvent) => void;
+    deliver: (event: BusEvent) => void;
   }>();
   #seq = 0;
 
   constructor(historySize = 10_000) {
     this.#historySize = historySize;
-    this.#history = new Array<NumberedEvent | undefined>(historySize);
+    this.#history = new Array<BusEvent | undefined>(historySize);
   }
 
   publish(event: ExecutionEvent): void {
-    const numbered: NumberedEvent = { seq: ++this.#seq, event };
+    const numbered = new BusEvent(++this.#seq, event);
     this.#history[numbered.seq % this.#historySize] = numbered;
     for (const subscriber of this.#subscribers) {
       if (subscriber.filter(event)) subscriber.deliver(numbered);
@@ -44,8 +58,8 @@ export class EventBus {
   }
 
   /** Events kept in the history after `seq` that pass `filter`, oldest first. */
-  since(seq: number, filter: EventFilter): NumberedEvent[] {
-    const found: NumberedEvent[] = [];
+  since(seq: number, filter: EventFilter): BusEvent[] {
+    const found: BusEvent[] = [];
     const first = Math.max(seq + 1, this.#seq - this.#historySize + 1, 1);
     for (let at = first; at <= this.#seq; at++) {
       const numbered = this.#history[at % this.#historySize];
@@ -56,7 +70,7 @@ export class EventBus {
     return found;
   }
 
-  subscribe(filter: EventFilter, deliver: (event: NumberedEvent) => void): Subscription {
+  subscribe(filter: EventFilter, deliver: (event: BusEvent) => void): Subscription {
     const subscriber = { filter, deliver };
     this.#subscribers.add(subscriber);
     return {

@@ -1078,7 +1078,7 @@ export class ExecutionManager {
         `Sub-workflow '${request.workflowId}' (execution ${child.executionId}) ended ${child.status}${child.error === null ? '' : `: ${child.error}`}`,
       );
     }
-    return child.results.map((result) => result.payload);
+    return this.#deps.registry.resultsOf(child).map((result) => result.payload);
   }
 
   #plan(key: string, prepare: () => WorkflowPlan): WorkflowPlan {

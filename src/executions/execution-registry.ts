@@ -166,6 +166,7 @@ export class ExecutionRegistry {
   readonly #entries = new Map<string, ExecutionEntry>();
   /** Executions holding result events, least recently used first. */
   readonly #withResults = new Map<string, ExecutionEntry>();
+  #lastTouched: ExecutionEntry | undefined;
 
   constructor(limits: RegistryLimits) {
     this.#limits = limits;
@@ -185,12 +186,22 @@ export class ExecutionRegistry {
   /** Result events of an execution, oldest first; reading counts as a use. */
   resultsOf(entry: ExecutionEntry): readonly ResultEvent[] {
     this.#expireResults();
+    this.#trimResults(entry, this.#limits.resultsPerExecution);
     if (entry.results.length > 0) this.#touchResults(entry);
     return entry.results;
   }
 
+  /** Keeps the newest `keep` results; trimming in batches keeps adding a result cheap. */
+  #trimResults(entry: ExecutionEntry, keep: number): void {
+    const excess = entry.results.length - keep;
+    if (excess > 0) entry.results.splice(0, excess);
+  }
+
   #touchResults(entry: ExecutionEntry): void {
     entry.resultsUsedAt = this.#limits.now?.() ?? Date.now();
+    // Already the most recently used: the order holds as it is.
+    if (this.#lastTouched === entry) return;
+    this.#lastTouched = entry;
     this.#withResults.delete(entry.executionId);
     this.#withResults.set(entry.executionId, entry);
     const max = this.#limits.resultExecutions;
@@ -199,6 +210,7 @@ export class ExecutionRegistry {
       if (this.#withResults.size <= max) break;
       holder.results = [];
       this.#withResults.delete(executionId);
+      if (this.#lastTouched === holder) this.#lastTouched = undefined;
     }
   }
 
@@ -210,6 +222,7 @@ export class ExecutionRegistry {
       if (now - holder.resultsUsedAt <= ttl) break;
       holder.results = [];
       this.#withResults.delete(executionId);
+      if (this.#lastTouched === holder) this.#lastTouched = undefined;
     }
   }
 
@@ -221,7 +234,8 @@ export class ExecutionRegistry {
       messageId: message.id,
       payload: message.payload,
     });
-    if (entry.results.length > this.#limits.resultsPerExecution) entry.results.shift();
+    const keep = this.#limits.resultsPerExecution;
+    if (entry.results.length >= 2 * keep) this.#trimResults(entry, keep);
     this.#touchResults(entry);
   }
 

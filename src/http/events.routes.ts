@@ -57,12 +57,10 @@ export function registerEventRoutes(
     const stream = new SseStream(request, reply, deps.sse);
     const after = lastEventId(request);
     if (after !== null) {
-      for (const numbered of bus.since(after, filter)) {
-        stream.send(numbered.seq, numbered.event.kind, numbered.event);
-      }
+      for (const numbered of bus.since(after, filter)) stream.sendEvent(numbered);
     }
     const subscription = bus.subscribe(filter, (numbered) => {
-      stream.send(numbered.seq, numbered.event.kind, numbered.event);
+      stream.sendEvent(numbered);
     });
     stream.onClose(() => {
       subscription.close();

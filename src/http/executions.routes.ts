@@ -340,7 +340,7 @@ function snapshot(registry: ExecutionRegistry, entry: ExecutionEntry) {
       nodesFinished: finished,
       percent: entry.nodes.length === 0 ? 0 : Math.round((100 * finished) / entry.nodes.length),
       byStatus: counts,
-      results: entry.results.length,
+      results: registry.resultsOf(entry).length,
     },
   };
 }

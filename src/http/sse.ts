@@ -9,19 +9,32 @@ export interface SseOptions {
   readonly maxQueued: number;
 }
 
+/** An event whose JSON is made once, however many streams send it. */
+export interface SharedEvent {
+  readonly seq: number;
+  readonly event: { readonly kind: string };
+  readonly json: string;
+}
+
+/** A frame to send, or an event made into one only when it is sent. */
+type Pending = string | SharedEvent;
+
 export class SseStream {
   readonly #reply: FastifyReply;
-  readonly #queue: string[] = [];
-  readonly #maxQueued: number;
+  /** Frames waiting for the next flush: the newest `maxQueued`, in a ring. */
+  readonly #ring: (Pending | undefined)[];
+  #head = 0;
+  #size = 0;
   readonly #keepAlive: ReturnType<typeof setInterval>;
   readonly #onClose: (() => void)[] = [];
   #blocked = false;
+  #scheduled = false;
   #closed = false;
   dropped = 0;
 
   constructor(request: FastifyRequest, reply: FastifyReply, options: SseOptions) {
     this.#reply = reply;
-    this.#maxQueued = options.maxQueued;
+    this.#ring = new Array<Pending | undefined>(Math.max(1, options.maxQueued));
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -40,7 +53,7 @@ export class SseStream {
       this.close();
     });
     this.#keepAlive = setInterval(() => {
-      this.#write(':keep-alive\n\n');
+      this.#enqueue(':keep-alive\n\n');
     }, options.keepAliveMs);
     this.#keepAlive.unref();
   }
@@ -55,37 +68,75 @@ export class SseStream {
   }
 
   send(id: number, event: string, data: unknown): void {
-    this.#write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.#enqueue(sseFrame(id, event, data));
+  }
+
+  /**
+   * Queues an event made into a frame only when it is sent: a client that falls behind drops
+   * what it cannot take without anything being serialised for it.
+   */
+  sendEvent(event: SharedEvent): void {
+    this.#enqueue(event);
   }
 
   close(): void {
     if (this.#closed) return;
+    // What was queued before the end still goes out, blocked or not: it is bounded.
+    const rest = this.#take();
     this.#closed = true;
     clearInterval(this.#keepAlive);
-    this.#queue.length = 0;
-    if (!this.#reply.raw.writableEnded) this.#reply.raw.end();
+    const raw = this.#reply.raw;
+    if (!raw.writableEnded && !raw.destroyed) raw.end(rest);
     for (const callback of this.#onClose.splice(0)) callback();
   }
 
-  #write(chunk: string): void {
+  #enqueue(pending: Pending): void {
     if (this.#closed) return;
-    if (this.#blocked) {
-      this.#queue.push(chunk);
-      if (this.#queue.length > this.#maxQueued) {
-        this.#queue.shift();
-        this.dropped++;
-      }
-      return;
+    const capacity = this.#ring.length;
+    if (this.#size === capacity) {
+      // Full: the oldest frame makes room (SPEC Events 5, live parts are best effort).
+      this.#head = (this.#head + 1) % capacity;
+      this.#size--;
+      this.dropped++;
     }
-    if (!this.#reply.raw.write(chunk)) this.#blocked = true;
+    this.#ring[(this.#head + this.#size) % capacity] = pending;
+    this.#size++;
+    if (!this.#blocked && !this.#scheduled) {
+      this.#scheduled = true;
+      // One write a turn of the event loop for everything queued in it.
+      setImmediate(() => {
+        this.#scheduled = false;
+        this.#flush();
+      });
+    }
   }
 
   #flush(): void {
-    while (!this.#blocked && this.#queue.length > 0) {
-      const chunk = this.#queue.shift();
-      if (chunk !== undefined && !this.#reply.raw.write(chunk)) this.#blocked = true;
-    }
+    if (this.#closed || this.#blocked || this.#size === 0) return;
+    if (!this.#reply.raw.write(this.#take())) this.#blocked = true;
   }
+
+  /** Everything queued, as one text; the queue is empty afterwards. */
+  #take(): string {
+    const capacity = this.#ring.length;
+    let text = '';
+    for (; this.#size > 0; this.#size--) {
+      const pending = this.#ring[this.#head];
+      this.#ring[this.#head] = undefined;
+      this.#head = (this.#head + 1) % capacity;
+      if (pending === undefined) continue;
+      text +=
+        typeof pending === 'string'
+          ? pending
+          : `id: ${pending.seq}\nevent: ${pending.event.kind}\ndata: ${pending.json}\n\n`;
+    }
+    return text;
+  }
+}
+
+/** One SSE frame: `id:`, `event:` and the JSON `data:` line. */
+export function sseFrame(id: number, event: string, data: unknown): string {
+  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /**

@@ -44,7 +44,7 @@ export interface PluginEntry {
   register(registry: PluginRegistry, origin: string): void;
 }
 
-function entry<Config>(definition: PluginDefinition<Config>): PluginEntry {
+export function entry<Config>(definition: PluginDefinition<Config>): PluginEntry {
   return {
     type: definition.type,
     register: (registry, origin) => {

@@ -1,7 +1,7 @@
 // Builds the frozen registry of one build: the core plugins plus the chosen optional ones.
 import { AppError } from '../core/index.js';
 import { OPTIONAL_PLUGINS, corePlugins } from './builtin-plugins.js';
-import type { OptionalPluginName } from './builtin-plugins.js';
+import type { OptionalPluginName, PluginEntry } from './builtin-plugins.js';
 import { CORE_PLUGIN, PluginRegistry } from './registry.js';
 
 export const OPTIONAL_PLUGIN_NAMES = Object.keys(OPTIONAL_PLUGINS) as OptionalPluginName[];
@@ -18,6 +18,8 @@ export function isOptionalPluginName(name: string): name is OptionalPluginName {
 export interface PluginRegistryOptions {
   /** Names of the optional plugins in this build; an unknown name is refused. */
   readonly optionalPlugins: readonly string[];
+  /** Plugins of an application that embeds the server (benchmarks, tests), registered last. */
+  readonly extraPlugins?: readonly PluginEntry[];
 }
 
 export function createPluginRegistry(options: PluginRegistryOptions): PluginRegistry {
@@ -40,5 +42,6 @@ export function createPluginRegistry(options: PluginRegistryOptions): PluginRegi
       else registry.exclude(plugin.type, name);
     }
   }
+  for (const plugin of options.extraPlugins ?? []) plugin.register(registry, 'embedded');
   return registry.freeze();
 }

@@ -5,6 +5,7 @@ export {
   isOptionalPluginName,
 } from './create-plugin-registry.js';
 export type { PluginRegistryOptions } from './create-plugin-registry.js';
-export type { OptionalPluginName } from './builtin-plugins.js';
+export type { OptionalPluginName, PluginEntry } from './builtin-plugins.js';
+export { entry as pluginEntry } from './builtin-plugins.js';
 export { CORE_PLUGIN, PluginRegistry } from './registry.js';
 export type { PluginInfo, RegisteredPlugin } from './registry.js';
