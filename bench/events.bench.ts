@@ -1,8 +1,8 @@
 // The 5-node throughput benchmark run through the whole server (results recorded, events
 // published), without and then with 10 clients reading `/api/events` over SSE. A slow or
 // busy client must not slow the engine: the goal is at least 0.8 of the rate without them.
-import { request } from 'node:http';
-import type { ClientRequest } from 'node:http';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { createApp } from '../src/app.js';
 import type { App } from '../src/app.js';
 import { defaultSettings } from '../src/config/index.js';
@@ -67,19 +67,37 @@ async function runOnce(app: App): Promise<number> {
   return MESSAGES / (Number(process.hrtime.bigint() - started) / 1e9);
 }
 
-/** A client that reads the global event stream and throws what it reads away. */
-function subscribe(port: number): Promise<{ client: ClientRequest; bytes: () => number }> {
-  return new Promise((resolve, reject) => {
-    let bytes = 0;
-    const client = request({ host: '127.0.0.1', port, path: '/api/events' }, (response) => {
-      response.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
+/**
+ * Clients in a process of their own, as real ones are: each reads the global event stream
+ * and throws what it reads away. Resolves once all are connected; `stop` reports the bytes
+ * each read on average.
+ */
+async function subscribe(port: number): Promise<{ stop: () => Promise<number> }> {
+  const script = `
+    const http = require('node:http');
+    let bytes = 0, open = 0;
+    for (let i = 0; i < ${CLIENTS}; i++) {
+      http.get({ host: '127.0.0.1', port: ${port}, path: '/api/events' }, (response) => {
+        response.on('data', (chunk) => { bytes += chunk.length; });
+        if (++open === ${CLIENTS}) process.stdout.write('ready\\n');
       });
-      resolve({ client, bytes: () => bytes });
+    }
+    process.stdin.on('data', () => { process.stdout.write(String(bytes) + '\\n'); process.exit(0); });
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const next = (): Promise<string> =>
+    new Promise((resolve) => {
+      lines.once('line', resolve);
     });
-    client.on('error', reject);
-    client.end();
-  });
+  if ((await next()) !== 'ready') throw new Error('the SSE clients did not connect');
+  return {
+    stop: async () => {
+      const answer = next();
+      child.stdin.write('stop\n');
+      return Number(await answer) / CLIENTS;
+    },
+  };
 }
 
 export const eventsBench: Bench = {
@@ -101,13 +119,11 @@ export const eventsBench: Bench = {
       );
       await runOnce(app);
       const alone = await runOnce(app);
-      const clients = await Promise.all(Array.from({ length: CLIENTS }, () => subscribe(port)));
+      const clients = await subscribe(port);
       await runOnce(app);
       const watched = await runOnce(app);
-      // What the clients were sent arrives once the run lets the event loop turn.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const read = clients.reduce((total, client) => total + client.bytes(), 0);
-      for (const { client } of clients) client.destroy();
+      const read = await clients.stop();
       return [
         { name: 'events.sse.chain5.alone', value: Math.round(alone), unit: 'messages/s' },
         {
@@ -120,7 +136,7 @@ export const eventsBench: Bench = {
         },
         {
           name: 'events.sse.bytes-read',
-          value: Math.round(read / CLIENTS),
+          value: Math.round(read),
           unit: 'bytes per client over two runs',
         },
       ];

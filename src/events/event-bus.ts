@@ -9,17 +9,16 @@ export interface NumberedEvent {
   readonly event: ExecutionEvent;
 }
 
-/** A published event; its JSON is made once, when a stream first sends it. */
+/** A published event, numbered. */
 export class BusEvent implements NumberedEvent {
-  #json: string | undefined;
-
   constructor(
     readonly seq: number,
     readonly event: ExecutionEvent,
   ) {}
 
-  get json(): string {
-    return (this.#json ??= JSON.stringify(this.event));
+  /** The event as one server-sent-events frame. */
+  frame(): string {
+    return `id: ${this.seq}\nevent: ${this.event.kind}\ndata: ${JSON.stringify(this.event)}\n\n`;
   }
 }
 

@@ -1222,9 +1222,22 @@ class RunRecorder implements RunListener {
 
   result(nodeId: string, message: Message): void {
     const { registry, clock } = this.manager.deps;
-    registry.addResult(this.entry, nodeId, message, clock.now());
-    const result = this.entry.results.at(-1);
-    if (result !== undefined) this.manager.emit(this.entry, 'result', { ...result });
+    const result = registry.addResult(this.entry, nodeId, message, clock.now());
+    const sink = this.manager.deps.events;
+    if (sink === undefined) return;
+    // Built once, without the generic event's copies: results come one a message.
+    const { entry } = this;
+    sink({
+      kind: 'result',
+      timestamp: result.timestamp,
+      executionId: entry.executionId,
+      sessionId: entry.sessionId,
+      workflowId: entry.workflowId,
+      nodeId: result.nodeId,
+      seq: result.seq,
+      messageId: result.messageId,
+      payload: result.payload,
+    });
   }
 
   log(line: RunLogEntry): void {

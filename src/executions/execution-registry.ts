@@ -167,6 +167,8 @@ export class ExecutionRegistry {
   /** Executions holding result events, least recently used first. */
   readonly #withResults = new Map<string, ExecutionEntry>();
   #lastTouched: ExecutionEntry | undefined;
+  #isoAt = Number.NaN;
+  #isoText = '';
 
   constructor(limits: RegistryLimits) {
     this.#limits = limits;
@@ -226,17 +228,28 @@ export class ExecutionRegistry {
     }
   }
 
-  addResult(entry: ExecutionEntry, nodeId: string, message: Message, now: number): void {
-    entry.results.push({
+  addResult(entry: ExecutionEntry, nodeId: string, message: Message, now: number): ResultEvent {
+    const result: ResultEvent = {
       seq: ++entry.resultSeq,
-      timestamp: new Date(now).toISOString(),
+      timestamp: this.#iso(now),
       nodeId,
       messageId: message.id,
       payload: message.payload,
-    });
+    };
+    entry.results.push(result);
     const keep = this.#limits.resultsPerExecution;
     if (entry.results.length >= 2 * keep) this.#trimResults(entry, keep);
     this.#touchResults(entry);
+    return result;
+  }
+
+  /** A time as ISO 8601; results come many a millisecond, so the last one is kept. */
+  #iso(now: number): string {
+    if (now !== this.#isoAt) {
+      this.#isoAt = now;
+      this.#isoText = new Date(now).toISOString();
+    }
+    return this.#isoText;
   }
 
   /** Keeps a node log line; answers how many lines it dropped to stay within the bounds. */

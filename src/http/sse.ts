@@ -9,11 +9,33 @@ export interface SseOptions {
   readonly maxQueued: number;
 }
 
-/** An event whose JSON is made once, however many streams send it. */
+/** An event whose frame is made once, however many streams send it. */
 export interface SharedEvent {
-  readonly seq: number;
-  readonly event: { readonly kind: string };
-  readonly json: string;
+  /** The whole frame: `id:`, `event:` and `data:` lines. */
+  frame(): string;
+}
+
+/**
+ * Frames made in this turn of the event loop, shared by every stream that sends the same
+ * event in it, and let go at the next turn rather than kept as long as the event is.
+ */
+const framesThisTurn = new Map<SharedEvent, string>();
+let clearing = false;
+
+function frameOf(event: SharedEvent): string {
+  let frame = framesThisTurn.get(event);
+  if (frame === undefined) {
+    frame = event.frame();
+    framesThisTurn.set(event, frame);
+    if (!clearing) {
+      clearing = true;
+      setImmediate(() => {
+        framesThisTurn.clear();
+        clearing = false;
+      });
+    }
+  }
+  return frame;
 }
 
 /** A frame to send, or an event made into one only when it is sent. */
@@ -125,10 +147,7 @@ export class SseStream {
       this.#ring[this.#head] = undefined;
       this.#head = (this.#head + 1) % capacity;
       if (pending === undefined) continue;
-      text +=
-        typeof pending === 'string'
-          ? pending
-          : `id: ${pending.seq}\nevent: ${pending.event.kind}\ndata: ${pending.json}\n\n`;
+      text += typeof pending === 'string' ? pending : frameOf(pending);
     }
     return text;
   }

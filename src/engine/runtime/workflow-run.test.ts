@@ -214,6 +214,39 @@ describe('WorkflowRun: back-pressure (SPEC What the service does)', () => {
   });
 });
 
+describe('WorkflowRun: a run that never waits shares the event loop', () => {
+  it('gives the event loop a turn while a source emits without ever having to wait', async () => {
+    const test = harness(
+      {
+        SYNC: {
+          kind: 'trigger',
+          runtime: () => ({
+            *run() {
+              for (let n = 0; n < 100_000; n++) yield { payload: n };
+            },
+          }),
+        },
+        // Takes every message and emits nothing: no result is recorded.
+        DROP: processor(() => undefined),
+      },
+      [
+        { nodeId: 'src', type: 'SYNC' },
+        { nodeId: 'drop', type: 'DROP' },
+      ],
+      chain('src', 'drop'),
+    );
+    let receivedAtTurn = -1;
+    setImmediate(() => {
+      receivedAtTurn = test.node('drop').messagesIn;
+    });
+    test.run.start();
+    expect((await test.run.done).status).toBe('COMPLETED');
+    // Other work ran in the middle of the run, not only after it.
+    expect(receivedAtTurn).toBeGreaterThan(0);
+    expect(receivedAtTurn).toBeLessThan(100_000);
+  });
+});
+
 describe('WorkflowRun: retries and onError (SPEC Node-level engine settings)', () => {
   it('retries a failing message with an increasing attempt header until it succeeds', async () => {
     const attempts: number[] = [];

@@ -147,6 +147,12 @@ export interface RunOutcome {
 }
 
 const DEFAULT_CAPACITY = 64;
+/** Messages a source emits between two turns it gives the event loop. */
+const YIELD_EVERY = 16_384;
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 /** JSON.stringify as it really is: undefined for undefined, functions and symbols. */
 const toJson = JSON.stringify as (value: unknown) => string | undefined;
 /** SPEC "Log line losses": the output of a node without live logs is logged cut to this. */
@@ -1389,6 +1395,9 @@ export class WorkflowRun {
         const id = sourceMessageId(this.#options.lineage, node.key, index++);
         const pending = this.#emit(node, id, FIRST_ATTEMPT, next.value);
         if (pending !== undefined) await pending;
+        // A source that never has to wait would hold the event loop for the whole run:
+        // requests, streams and other runs get a turn every so many messages.
+        if (source && index % YIELD_EVERY === 0) await nextTurn();
       }
     } catch (error) {
       if (error instanceof NodeEnd || this.#pendingEnds[node.index] !== undefined) throw error;
