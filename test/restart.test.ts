@@ -285,6 +285,22 @@ describe('Restart, restart from a node and retry (SPEC Restart rules)', () => {
     expect(answer.json.message).toContain('durable execution log');
   });
 
+  it('refuses recover while checkpoints are kept in memory only, even with a durable execution log (409)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'log-only-'));
+    try {
+      await boot([`--svc.execution-log.dir=${dir}`]);
+      const first = await start('branched');
+      await ended(first);
+      const answer = await server.call('POST', `/api/executions/${first}/recover`);
+      expect(answer.status).toBe(409);
+      expect(answer.json.message).toContain('file or relational checkpoint store');
+    } finally {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+      await boot();
+    }
+  });
+
   it('shows per node the messages recorded, bytes and whether the output is complete', async () => {
     await boot();
     const first = await start('branched');

@@ -204,6 +204,21 @@ describe('durability in the executions layer', () => {
     });
   });
 
+  it('refuses a second recover of a run while the first is under way (409)', async () => {
+    const first = await harness();
+    const id = await runToEnd(first.manager, 1);
+    await first.close();
+    open.splice(0);
+    await forgetEnd(id);
+    const { manager } = await harness();
+    // How the first one ends does not matter here, only that it is under way.
+    const resuming = manager.recover(id).catch((error: unknown) => error);
+    await expect(manager.recover(id)).rejects.toMatchObject({
+      message: expect.stringContaining('being resumed') as unknown,
+    });
+    await resuming;
+  });
+
   it('refuses to recover a run whose start payload was too large to record (409)', async () => {
     const first = await harness();
     const id = await runToEnd(first.manager, 'x'.repeat(1_100_000));
