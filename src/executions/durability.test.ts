@@ -9,16 +9,17 @@ import { createSequentialIds, systemClock } from '../core/index.js';
 import type { CheckpointStore, CheckpointWriter } from '../engine/index.js';
 import { Meters, createSilentLoggers } from '../observability/index.js';
 import { createPluginRegistry } from '../plugins/index.js';
+import type { MemorySessionStore } from '../stores/index.js';
 import {
   EXECUTION_LOG_FILE,
   FileCheckpointStore,
   FileExecutionLog,
   MemoryCheckpointStore,
-  MemorySessionStore,
 } from '../stores/index.js';
 import { ExecutionJournal } from './execution-journal.js';
 import { ExecutionManager } from './execution-manager.js';
 import { ExecutionRegistry } from './execution-registry.js';
+import { sessionStoreWith } from './test-support.js';
 
 const flow = {
   workflowId: 'w',
@@ -78,21 +79,7 @@ describe('durability in the executions layer', () => {
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'executions-durability-'));
-    store = new MemorySessionStore();
-    await store.putSession({
-      sessionId: 's',
-      name: 's',
-      initiator: 'i',
-      description: '',
-      createdAt: '',
-      updatedAt: '',
-    });
-    await store.putWorkflow({
-      sessionId: 's',
-      workflowId: 'w',
-      createdAt: '',
-      versions: [{ version: 1, createdAt: '', author: 'x', note: null, definition: flow }],
-    });
+    store = await sessionStoreWith([flow]);
   });
 
   afterEach(async () => {
@@ -162,6 +149,21 @@ describe('durability in the executions layer', () => {
     return executionId;
   }
 
+  /**
+   * A run that completed, whose end is then taken out of the log, and a manager started again
+   * over the same files: the run is ABORTED with every node finished.
+   */
+  async function abortedRun(
+    payload: unknown = 1,
+  ): Promise<{ id: string; manager: ExecutionManager }> {
+    const first = await harness();
+    const id = await runToEnd(first.manager, payload);
+    await first.close();
+    open.splice(open.indexOf(first), 1);
+    await forgetEnd(id);
+    return { id, manager: (await harness()).manager };
+  }
+
   /** Takes a run's end out of the log, as a crash right before it was written would. */
   async function forgetEnd(executionId: string): Promise<void> {
     const file = path.join(dir, 'log', EXECUTION_LOG_FILE);
@@ -191,12 +193,7 @@ describe('durability in the executions layer', () => {
   });
 
   it('refuses to recover a run whose every node already finished (409)', async () => {
-    const first = await harness();
-    const id = await runToEnd(first.manager, 1);
-    await first.close();
-    open.splice(0);
-    await forgetEnd(id);
-    const { manager } = await harness();
+    const { id, manager } = await abortedRun();
     expect(manager.require(id).status).toBe('ABORTED');
     await expect(manager.recover(id)).rejects.toMatchObject({
       code: 'RECOVER_REFUSED',
@@ -205,12 +202,7 @@ describe('durability in the executions layer', () => {
   });
 
   it('refuses a second recover of a run while the first is under way (409)', async () => {
-    const first = await harness();
-    const id = await runToEnd(first.manager, 1);
-    await first.close();
-    open.splice(0);
-    await forgetEnd(id);
-    const { manager } = await harness();
+    const { id, manager } = await abortedRun();
     // How the first one ends does not matter here, only that it is under way.
     const resuming = manager.recover(id).catch((error: unknown) => error);
     await expect(manager.recover(id)).rejects.toMatchObject({
@@ -220,12 +212,7 @@ describe('durability in the executions layer', () => {
   });
 
   it('refuses to recover a run whose start payload was too large to record (409)', async () => {
-    const first = await harness();
-    const id = await runToEnd(first.manager, 'x'.repeat(1_100_000));
-    await first.close();
-    open.splice(0);
-    await forgetEnd(id);
-    const { manager } = await harness();
+    const { id, manager } = await abortedRun('x'.repeat(1_100_000));
     await expect(manager.recover(id)).rejects.toMatchObject({
       message: expect.stringContaining('start payload was not recorded') as unknown,
     });

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock, createSequentialIds } from '../core/index.js';
 import { Meters, RecordingTracer, createSilentLoggers } from '../observability/index.js';
 import { createPluginRegistry } from '../plugins/index.js';
-import { MemorySessionStore } from '../stores/index.js';
 import { ExecutionManager } from './execution-manager.js';
 import { ExecutionRegistry } from './execution-registry.js';
+import { sessionStoreWith } from './test-support.js';
 
 const flow = (workflowId: string) => ({
   workflowId,
@@ -19,25 +19,7 @@ const flow = (workflowId: string) => ({
 describe('ExecutionManager: prepared workflows (SPEC Limits, workflow.cache.ttl.ms)', () => {
   it('prepares a workflow version once and drops it after the cache TTL unused', async () => {
     const clock = new ManualClock();
-    const store = new MemorySessionStore();
-    await store.putSession({
-      sessionId: 's',
-      name: 's',
-      initiator: 'i',
-      description: '',
-      createdAt: '',
-      updatedAt: '',
-    });
-    for (const workflowId of ['a', 'b']) {
-      await store.putWorkflow({
-        sessionId: 's',
-        workflowId,
-        createdAt: '',
-        versions: [
-          { version: 1, createdAt: '', author: 'x', note: null, definition: flow(workflowId) },
-        ],
-      });
-    }
+    const store = await sessionStoreWith([flow('a'), flow('b')]);
     const manager = new ExecutionManager({
       store,
       catalog: createPluginRegistry({ optionalPlugins: [] }),
@@ -66,21 +48,7 @@ describe('ExecutionManager: prepared workflows (SPEC Limits, workflow.cache.ttl.
 
 describe('ExecutionManager: observations (SPEC Tracing)', () => {
   it('records one svc.run observation per execution, parent of one svc.node per node', async () => {
-    const store = new MemorySessionStore();
-    await store.putSession({
-      sessionId: 's',
-      name: 's',
-      initiator: 'i',
-      description: '',
-      createdAt: '',
-      updatedAt: '',
-    });
-    await store.putWorkflow({
-      sessionId: 's',
-      workflowId: 'a',
-      createdAt: '',
-      versions: [{ version: 1, createdAt: '', author: 'x', note: null, definition: flow('a') }],
-    });
+    const store = await sessionStoreWith([flow('a')]);
     const tracer = new RecordingTracer();
     const manager = new ExecutionManager({
       store,

@@ -1,0 +1,27 @@
+// For the executions layer's own tests: a memory session store holding session `s` with the
+// given workflows, each at version 1.
+import type { WorkflowDefinition } from '../engine/index.js';
+import { MemorySessionStore } from '../stores/index.js';
+
+export async function sessionStoreWith(
+  workflows: readonly WorkflowDefinition[],
+): Promise<MemorySessionStore> {
+  const store = new MemorySessionStore();
+  await store.putSession({
+    sessionId: 's',
+    name: 's',
+    initiator: 'i',
+    description: '',
+    createdAt: '',
+    updatedAt: '',
+  });
+  for (const definition of workflows) {
+    await store.putWorkflow({
+      sessionId: 's',
+      workflowId: definition.workflowId,
+      createdAt: '',
+      versions: [{ version: 1, createdAt: '', author: 'x', note: null, definition }],
+    });
+  }
+  return store;
+}
