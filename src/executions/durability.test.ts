@@ -192,6 +192,24 @@ describe('durability in the executions layer', () => {
     expect(await meters.read('svc.checkpoint.errors')).toBe(2);
   });
 
+  it("shows an interrupted run's nodes as their end markers tell, also when the log lacks their end", async () => {
+    const first = await harness();
+    const id = await runToEnd(first.manager, 1);
+    await first.close();
+    open.splice(0);
+    await forgetEnd(id);
+    // The crash came after the end marker of `out`, before the log had any of its events.
+    const file = path.join(dir, 'log', EXECUTION_LOG_FILE);
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    await writeFile(file, lines.filter((line) => !line.includes('"nodeId":"out"')).join('\n'));
+    const { manager } = await harness();
+    const nodes = manager.require(id).nodes;
+    expect(nodes.map((node) => [node.nodeId, node.type, node.status])).toEqual([
+      ['in', 'API_TRIGGER', 'COMPLETED'],
+      ['out', 'CONSOLE_TERMINAL', 'COMPLETED'],
+    ]);
+  });
+
   it('refuses to recover a run whose every node already finished (409)', async () => {
     const { id, manager } = await abortedRun();
     expect(manager.require(id).status).toBe('ABORTED');

@@ -509,6 +509,7 @@ export class ExecutionManager {
     if (journal === undefined) return [];
     const recovered = await journal.boot();
     for (const run of recovered.runs) this.#restore(run);
+    for (const executionId of recovered.aborted) await this.#reconcile(executionId);
     if (recovered.limits !== undefined) {
       this.setLimits(recovered.limits, false);
     }
@@ -531,6 +532,46 @@ export class ExecutionManager {
       }
     }
     return [...recovered.aborted];
+  }
+
+  /**
+   * An interrupted run's nodes as their end markers tell (SPEC Checkpoint: a node is finished
+   * when its marker exists): a crash can come after a marker and before the log has the
+   * node's end.
+   */
+  async #reconcile(executionId: string): Promise<void> {
+    const store = this.#deps.checkpoints;
+    const entry = this.#deps.registry.get(executionId);
+    if (store?.durable !== true || entry === undefined) return;
+    const finished = ((await store.summary(executionId)) ?? []).filter((node) => node.complete);
+    if (finished.length === 0) return;
+    const workflow = await this.#deps.store.getWorkflow(entry.sessionId, entry.workflowId);
+    const definition = workflow?.versions.find(
+      (version) => version.version === entry.workflowVersion,
+    )?.definition;
+    const nodes = [...entry.nodes];
+    for (const { nodeId, messages } of finished) {
+      const known = nodes.findIndex((node) => node.nodeId === nodeId);
+      const state = nodes[known];
+      if (state?.status === 'COMPLETED' || state?.status === 'SKIPPED') continue;
+      const type = definition?.nodes.find((node) => node.nodeId === nodeId)?.type ?? 'UNKNOWN';
+      const completed: NodeState = {
+        nodeId,
+        type: state?.type ?? type,
+        status: 'COMPLETED',
+        startedAt: state?.startedAt ?? null,
+        endedAt: state?.endedAt ?? entry.endedAt,
+        messagesIn: state?.messagesIn ?? 0,
+        messagesOut: Math.max(state?.messagesOut ?? 0, messages),
+        retries: state?.retries ?? 0,
+        skipped: 0,
+        dropped: 0,
+        error: null,
+      };
+      if (known === -1) nodes.push(completed);
+      else nodes[known] = completed;
+    }
+    entry.nodes = nodes;
   }
 
   /** Puts a run of the execution log back into history. */
