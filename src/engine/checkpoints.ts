@@ -5,6 +5,7 @@ import type { MessageHeaders } from '../plugin-api/index.js';
 
 /** One message a node emitted, as recorded and as a replay emits it again. */
 export interface RecordedMessage {
+  /** A derived message id: plain, letters, digits, `.`, `-` and `_` only (message-ids.ts). */
   readonly id: string;
   /** The output port it left on. */
   readonly port: string;

@@ -98,6 +98,25 @@ describe('checkpoints in the engine', () => {
     expect(writer.ended).toEqual(['src', 'double', 'sink']);
   });
 
+  it('records plain message ids also when the lineage has characters JSON escapes', async () => {
+    const writer = new ArrayWriter();
+    const test = createTestRun(
+      { SRC: sourceOf([1, 2]), DOUBLE: double },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'double', type: 'DOUBLE' },
+        { nodeId: 'sink', type: 'SINK' },
+      ],
+      chainOf('src', 'double', 'sink'),
+      { checkpoints: writer, lineage: 'say "hi"\n' },
+    );
+    test.run.start();
+    expect((await test.run.done).status).toBe('COMPLETED');
+    const ids = [...writer.messages.values()].flat().map((message) => message.id);
+    expect(ids).toHaveLength(4);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9._-]+$/);
+  });
+
   it('writes the end marker before the children see the completion', async () => {
     const writer = new ArrayWriter();
     writer.hold = true;

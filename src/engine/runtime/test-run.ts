@@ -36,6 +36,8 @@ export interface TestRunOptions {
   readonly capacity?: number;
   readonly checkpoints?: CheckpointWriter;
   readonly replay?: ReplayPlan;
+  /** The root of derived message ids; `e1` when not given. */
+  readonly lineage?: string;
 }
 
 /** A trigger that emits the payloads, one per turn of the event loop. */
@@ -84,7 +86,7 @@ export function createTestRun(
     executionId: 'e1',
     sessionId: 's1',
     workflowId: 'w',
-    lineage: 'e1',
+    lineage: options.lineage ?? 'e1',
     startPayload: undefined,
     plan,
     clock,

@@ -22,7 +22,7 @@ import type {
 import type { CheckpointWriter, NodeRecorder, RecordedMessage } from '../checkpoints.js';
 import { Channel, DroppingChannel, END } from '../streams/channel.js';
 import type { NodeInput } from '../streams/channel.js';
-import { childMessageId, sourceMessageId } from './message-ids.js';
+import { childMessageId, plainLineage, sourceMessageId } from './message-ids.js';
 import { NodeGate } from './node-gate.js';
 import type { PlannedNode, WorkflowPlan } from './plan.js';
 import type { RunClock, TimerHandle } from './run-clock.js';
@@ -545,9 +545,12 @@ export class WorkflowRun {
   #checkpoints: CheckpointWriter | undefined;
   /** Per node, made when it first records: most nodes of a parked run never do. */
   #recorders: (NodeRecorder | undefined)[] | undefined;
+  /** `options.lineage`, hashed when it has characters a message id must not have. */
+  readonly #lineage: string;
 
   constructor(options: RunOptions) {
     this.#options = options;
+    this.#lineage = plainLineage(options.lineage);
     this.#plan = options.plan;
     const capacity = options.channelCapacity ?? DEFAULT_CAPACITY;
     this.#states = this.#plan.nodes.map((node) => ({
@@ -1392,7 +1395,7 @@ export class WorkflowRun {
         let next = iterator.next();
         if (next instanceof Promise) next = await this.#guard(node, next, false);
         if (next.done === true || this.#pendingEnds[node.index] !== undefined) return;
-        const id = sourceMessageId(this.#options.lineage, node.key, index++);
+        const id = sourceMessageId(this.#lineage, node.key, index++);
         const pending = this.#emit(node, id, FIRST_ATTEMPT, next.value);
         if (pending !== undefined) await pending;
         // A source that never has to wait would hold the event loop for the whole run:
@@ -1404,7 +1407,7 @@ export class WorkflowRun {
       const reason = messageOf(error);
       if (node.settings.onError === 'FAIL') throw new NodeEnd('FAILURE', reason);
       if (node.settings.onError === 'ERROR_PORT') {
-        const id = sourceMessageId(this.#options.lineage, node.key, index);
+        const id = sourceMessageId(this.#lineage, node.key, index);
         await this.#emit(node, id, FIRST_ATTEMPT, { port: 'error', payload: { error: reason } });
       }
     } finally {
