@@ -209,6 +209,81 @@ describe('FileCheckpointStore', () => {
     expect(syncs).toHaveBeenCalledTimes(2);
   });
 
+  /** Records `bytes` and more of output without waiting, as a run that never yields does. */
+  async function recordBytes(recorder: NodeRecorder, bytes: number): Promise<void> {
+    const payload = 'x'.repeat(64 * 1024);
+    for (let index = 0; index * payload.length < bytes; index++) {
+      await recorder.record(recordedMessage(`m${index}`, payload));
+    }
+  }
+
+  it('forces a long output to storage at group-commit points while it is recorded, not all at its end marker', async () => {
+    const prototype = await fileHandlePrototype(dir);
+    const store = await openStore();
+    const writer = store.writer('long');
+    await writer.node('created').end();
+    const datasyncs = vi.spyOn(prototype, 'datasync');
+    const syncs = vi.spyOn(prototype, 'sync');
+    const recorder = writer.node('node');
+    await recordBytes(recorder, 40 * 1024 * 1024);
+    await vi.waitFor(() => {
+      expect(datasyncs.mock.calls.length).toBeGreaterThanOrEqual(1);
+    });
+    expect(syncs).not.toHaveBeenCalled();
+    await recorder.end();
+    expect(syncs).toHaveBeenCalledTimes(1);
+    expect(store.syncs).toBe(2 + datasyncs.mock.calls.length);
+    expect((await store.summary('long'))?.at(-1)).toMatchObject({ nodeId: 'node', complete: true });
+  });
+
+  it('rejects the end markers that follow a failed group-commit sync: pages before them may be lost', async () => {
+    const prototype = await fileHandlePrototype(dir);
+    const store = await openStore();
+    const writer = store.writer('long');
+    await writer.node('created').end();
+    const datasyncs = vi
+      .spyOn(prototype, 'datasync')
+      .mockRejectedValueOnce(new Error('EIO: i/o error, fdatasync'));
+    const recorder = writer.node('node');
+    await recordBytes(recorder, 20 * 1024 * 1024);
+    await expect(recorder.end()).rejects.toMatchObject({ code: 'STORE_FAILED' });
+    expect(datasyncs).toHaveBeenCalledTimes(1);
+    await expect(writer.node('after').end()).rejects.toMatchObject({ code: 'STORE_FAILED' });
+    expect((await store.summary('long'))?.map((node) => [node.nodeId, node.complete])).toEqual([
+      ['created', true],
+      ['node', false],
+    ]);
+  });
+
+  it('holds an end marker until a group-commit sync under way succeeds, and rejects it when that sync fails', async () => {
+    const prototype = await fileHandlePrototype(dir);
+    const store = await openStore();
+    const writer = store.writer('long');
+    await writer.node('created').end();
+    let fail = (_error: Error): void => undefined;
+    const held = new Promise<void>((_resolve, reject) => {
+      fail = reject;
+    });
+    const datasyncs = vi.spyOn(prototype, 'datasync').mockImplementationOnce(() => held);
+    const syncs = vi.spyOn(prototype, 'sync');
+    const recorder = writer.node('node');
+    await recordBytes(recorder, 20 * 1024 * 1024);
+    await vi.waitFor(() => {
+      expect(datasyncs).toHaveBeenCalledTimes(1);
+    });
+    let settled = false;
+    const end = (recorder.end() ?? Promise.resolve()).finally(() => {
+      settled = true;
+    });
+    await vi.waitFor(() => {
+      expect(syncs).toHaveBeenCalledTimes(1);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
+    fail(new Error('EIO: i/o error, fdatasync'));
+    await expect(end).rejects.toMatchObject({ code: 'STORE_FAILED' });
+  });
+
   it('fails only the node whose message cannot be JSON, without throwing from record()', async () => {
     const store = await openStore();
     const writer = store.writer('e1');

@@ -24,13 +24,14 @@ import {
   forEachLine,
   headerLine,
   messageLine,
+  messageLinePrefix,
   nodeLineHead,
   readApproval,
   readHeader,
   readLineHead,
   readMessage,
 } from './checkpoint-lines.js';
-import { LineBatch } from './line-batch.js';
+import { ChunkPool, LineBatch } from './line-batch.js';
 import { writeAll } from './write-all.js';
 
 export interface FileCheckpointStoreOptions {
@@ -47,6 +48,10 @@ const BATCH_BYTES = 64 * 1024;
  * that never yields to the event loop would otherwise hold its whole output in memory.
  */
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
+/** Bytes written without a sync after which a round forces them to storage. */
+const SYNC_AFTER_BYTES = 16 * 1024 * 1024;
+/** Written batch chunks kept for reuse by all writers of a store. */
+const POOL_BYTES = 2 * HIGH_WATER_BYTES;
 const READ_CHUNK_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
 
@@ -82,8 +87,9 @@ class FileCheckpointWriter implements CheckpointWriter {
   readonly #file: ExecutionFile;
   readonly #tally: ByteTally;
   readonly #dir: string;
+  readonly #pool: ChunkPool;
   /** Lines recorded and not yet handed to the file system. */
-  readonly #batch = new LineBatch();
+  readonly #batch: LineBatch;
   /** Callers waiting for the buffered lines to be written, and forced to storage if `#sync`. */
   #waiters: Waiter[] = [];
   #sync = false;
@@ -92,6 +98,10 @@ class FileCheckpointWriter implements CheckpointWriter {
   #drained: Promise<void> | undefined;
   #onDrained: (() => void) | undefined;
   #handle: FileHandle | undefined;
+  /** Bytes written since the last sync. */
+  #unsynced = 0;
+  /** A group-commit sync under way beside the writes; it never rejects (see `#fail`). */
+  #syncing: Promise<void> | undefined;
   /** False once the writer closed, failed or was discarded. */
   #taking = true;
   #failure: AppError | undefined;
@@ -99,17 +109,19 @@ class FileCheckpointWriter implements CheckpointWriter {
   /** Set once the handle is closed for good; a late flush must not open the file again. */
   #released = false;
 
-  constructor(file: ExecutionFile, tally: ByteTally, dir: string) {
+  constructor(file: ExecutionFile, tally: ByteTally, dir: string, pool: ChunkPool) {
     this.#file = file;
     this.#tally = tally;
     this.#dir = dir;
+    this.#batch = new LineBatch(pool);
+    this.#pool = pool;
   }
 
   /** Writes a begin line: a node recorded again by a resumed run starts afresh on reading. */
   node(nodeId: string): NodeRecorder {
     const head = nodeLineHead(nodeId);
     void this.append(beginLine(head));
-    return new FileNodeRecorder(this, head);
+    return new FileNodeRecorder(this, head, messageLinePrefix(head));
   }
 
   approval(answer: RecordedApproval): Promise<void> {
@@ -183,6 +195,8 @@ class FileCheckpointWriter implements CheckpointWriter {
   }
 
   async #release(): Promise<void> {
+    // The file is not closed under a sync still using it.
+    await this.#syncing;
     const handle = this.#handle;
     this.#handle = undefined;
     this.#released = true;
@@ -219,6 +233,7 @@ class FileCheckpointWriter implements CheckpointWriter {
       this.#waiters = [];
       this.#sync = false;
       const failure = this.#failure ?? (await this.#write(data, sync));
+      this.#pool.give(data);
       for (const waiter of waiters) {
         if (failure === undefined) waiter.resolve();
         else waiter.reject(failure);
@@ -239,17 +254,43 @@ class FileCheckpointWriter implements CheckpointWriter {
         await writeAll(handle, data);
         this.#grow(size);
       }
+      this.#unsynced += size;
       if (sync) {
-        await handle.sync();
+        this.#unsynced = 0;
         this.#tally.syncs++;
+        // A marker is durable only once a group-commit sync under way has succeeded too:
+        // after a failed one, pages written before this marker may be lost.
+        await Promise.all([handle.sync(), this.#syncing]);
+        return this.#failure;
+      }
+      if (this.#unsynced >= SYNC_AFTER_BYTES && this.#syncing === undefined) {
+        // A group-commit point: the writes of a long run reach the disk beside the next
+        // rounds, instead of all at once when its first end marker has to wait for them.
+        this.#unsynced = 0;
+        this.#tally.syncs++;
+        this.#syncing = handle.datasync().then(
+          () => {
+            this.#syncing = undefined;
+          },
+          (error: unknown) => {
+            this.#syncing = undefined;
+            this.#fail(error);
+          },
+        );
       }
       return undefined;
     } catch (error) {
-      this.#taking = false;
-      this.#failure = checkpointFailure(`cannot write checkpoints to '${this.#file.path}'`, error);
+      const failure = this.#fail(error);
       if (before !== undefined) await this.#cutBack(before);
-      return this.#failure;
+      return failure;
     }
+  }
+
+  /** Ends the writer: the file may hold a torn line or have lost pages. */
+  #fail(error: unknown): AppError {
+    this.#taking = false;
+    this.#failure ??= checkpointFailure(`cannot write checkpoints to '${this.#file.path}'`, error);
+    return this.#failure;
   }
 
   /**
@@ -302,18 +343,21 @@ class FileNodeRecorder implements NodeRecorder {
   readonly #writer: FileCheckpointWriter;
   /** The start of every line of this node, made once. */
   readonly #head: string;
+  /** The start of every message line of this node, made once. */
+  readonly #prefix: string;
   #failure: AppError | undefined;
 
-  constructor(writer: FileCheckpointWriter, head: string) {
+  constructor(writer: FileCheckpointWriter, head: string, prefix: string) {
     this.#writer = writer;
     this.#head = head;
+    this.#prefix = prefix;
   }
 
   record(message: RecordedMessage): Promise<void> | undefined {
     if (this.#failure !== undefined) return undefined;
     let line: string;
     try {
-      line = messageLine(this.#head, message);
+      line = messageLine(this.#prefix, message);
     } catch (error) {
       this.#failure = checkpointFailure(`cannot store message '${message.id}' as JSON`, error);
       return undefined;
@@ -344,6 +388,7 @@ export class FileCheckpointStore implements CheckpointStore {
   readonly durable = true;
   readonly #dir: string;
   readonly #tally: ByteTally = { bytes: 0, syncs: 0 };
+  readonly #pool = new ChunkPool(POOL_BYTES);
   #files: Map<string, ExecutionFile> | undefined;
   #opening: Promise<void> | undefined;
 
@@ -397,7 +442,7 @@ export class FileCheckpointStore implements CheckpointStore {
       };
       files.set(executionId, file);
     }
-    file.writer ??= new FileCheckpointWriter(file, this.#tally, this.#dir);
+    file.writer ??= new FileCheckpointWriter(file, this.#tally, this.#dir, this.#pool);
     return file.writer;
   }
 

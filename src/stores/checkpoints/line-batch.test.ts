@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineBatch } from './line-batch.js';
+import { CHUNK_BYTES, ChunkPool, LineBatch } from './line-batch.js';
 
 describe('LineBatch', () => {
   it('gives back every line as UTF-8 in order, counting bytes, and starts empty again', () => {
@@ -26,5 +26,33 @@ describe('LineBatch', () => {
     batch.clear();
     batch.append('kept\n');
     expect(batch.take().toString('utf8')).toBe('kept\n');
+  });
+
+  it('fills chunks it takes back from its pool without mixing old content into the lines', () => {
+    const pool = new ChunkPool(4 * CHUNK_BYTES);
+    const batch = new LineBatch(pool);
+    for (let round = 0; round < 5; round++) {
+      const lines = Array.from({ length: 2000 }, (_, index) => `r${round} ${index} \u00e9\n`);
+      for (const line of lines) batch.append(line);
+      const chunks = batch.takeChunks();
+      expect(Buffer.concat(chunks).toString('utf8')).toBe(lines.join(''));
+      pool.give(chunks);
+    }
+    expect(pool.size).toBeGreaterThan(0);
+  });
+});
+
+describe('ChunkPool', () => {
+  it('keeps given chunks up to its byte bound and only whole chunks of its size', () => {
+    const pool = new ChunkPool(2 * CHUNK_BYTES);
+    const first = pool.take();
+    const second = pool.take();
+    expect(first.length).toBe(CHUNK_BYTES);
+    pool.give([first.subarray(0, 10), Buffer.alloc(CHUNK_BYTES * 2), Buffer.from('small')]);
+    expect(pool.size).toBe(1);
+    pool.give([second.subarray(0, 5), pool.take(), Buffer.allocUnsafe(CHUNK_BYTES)]);
+    expect(pool.size).toBe(2);
+    const reused = pool.take();
+    expect(reused.buffer === first.buffer || reused.buffer === second.buffer).toBe(true);
   });
 });
