@@ -1219,18 +1219,38 @@ export class WorkflowRun {
     ctx: NodeContext,
     message: Message,
   ): Promise<void> | undefined {
+    if (node.settings.elementTimeoutMs !== undefined) {
+      return this.#handleAttempt(node, runtime, ctx, message);
+    }
     let result: ProcessResult | Promise<ProcessResult>;
-    const attemptCtx = this.#attemptContext(node, ctx);
+    try {
+      result = runtime.process(message, ctx);
+    } catch (error) {
+      return this.#afterFailure(node, runtime, ctx, message, 1, error);
+    }
+    if (isThenable(result)) return this.#settle(node, runtime, ctx, message, 1, result);
+    return this.#emitAll(node, message, result);
+  }
+
+  /** `#handle` for a node with an element timeout: the attempt has a signal of its own. */
+  #handleAttempt(
+    node: PlannedNode,
+    runtime: MessageProcessor,
+    ctx: NodeContext,
+    message: Message,
+  ): Promise<void> | undefined {
+    let result: ProcessResult | Promise<ProcessResult>;
+    const attemptCtx = new AttemptContext(ctx);
     try {
       result = runtime.process(message, attemptCtx);
     } catch (error) {
-      if (attemptCtx instanceof AttemptContext) attemptCtx.dispose();
+      attemptCtx.dispose();
       return this.#afterFailure(node, runtime, ctx, message, 1, error);
     }
     if (isThenable(result)) {
       return this.#settle(node, runtime, ctx, message, 1, result, attemptCtx);
     }
-    if (attemptCtx instanceof AttemptContext) attemptCtx.dispose();
+    attemptCtx.dispose();
     return this.#emitAll(node, message, result);
   }
 
