@@ -9,6 +9,7 @@ import type { SessionStore } from './engine/index.js';
 import {
   AuditLog,
   EventBus,
+  EventFeeds,
   ProgressHistory,
   Supervisors,
   startRuleSupervisors,
@@ -41,6 +42,9 @@ import type { PluginEntry, PluginRegistry } from './plugins/index.js';
 import { SessionService } from './services/index.js';
 import { FileExecutionLog, createCheckpointStore, createSessionStore } from './stores/index.js';
 import type { CheckpointStore } from './engine/index.js';
+
+/** Events an SSE client may fall behind by before it skips to the newest (SPEC Events 5). */
+const SSE_QUEUED = 1_000;
 
 export interface AppOptions {
   readonly settings: Settings;
@@ -237,10 +241,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   registerRestartRoutes(fastify, executions, desk);
   registerEventRoutes(fastify, {
     bus,
+    feeds: new EventFeeds(bus, { capacity: SSE_QUEUED, frame: (event) => event.frame() }),
     progress,
     executions,
     registry,
-    sse: { keepAliveMs: options.streamKeepAliveMs ?? 15_000, maxQueued: 1_000 },
+    sse: { keepAliveMs: options.streamKeepAliveMs ?? 15_000, maxQueued: SSE_QUEUED },
   });
   registerActuatorRoutes(fastify, {
     exposure: settings['svc.management.exposure.include'],

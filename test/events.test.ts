@@ -77,6 +77,29 @@ describe('Event streams (SPEC Events)', () => {
     });
   });
 
+  it('sends every client of the same filter the same events, and a client of another filter only its own', async () => {
+    const query = '/api/events?sessionId=s&kinds=execution.*';
+    const [first, second, results] = await Promise.all([
+      openSse(server.baseUrl, query),
+      openSse(server.baseUrl, query),
+      openSse(server.baseUrl, '/api/events?sessionId=s&kinds=result'),
+    ]);
+    const id = await runToEnd(server, [{ n: 1 }, { n: 2 }]);
+    const ofRun = (events: SseEvent[]) =>
+      events.filter((e) => (e.data as { executionId: string }).executionId === id);
+    const completed = (seen: SseEvent[]) =>
+      ofRun(seen).some((e) => e.event === 'execution.completed');
+    const [a, b, r] = await Promise.all([
+      first.until(completed),
+      second.until(completed),
+      results.until((seen) => ofRun(seen).length >= 2),
+    ]);
+    for (const client of [first, second, results]) client.close();
+    expect(kinds(ofRun(a))).toEqual(['execution.started', 'execution.completed']);
+    expect(ofRun(b).map((e) => e.id)).toEqual(ofRun(a).map((e) => e.id));
+    expect(kinds(ofRun(r))).toEqual(['result', 'result']);
+  });
+
   it('filters by executionId and kinds', async () => {
     const id = await runToEnd(server, [{ n: 3 }]);
     const client = await openSse(

@@ -4,7 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../core/index.js';
-import type { EventBus, EventFilter, NumberedEvent, ProgressHistory } from '../events/index.js';
+import type {
+  EventBus,
+  EventFeeds,
+  EventFilter,
+  NumberedEvent,
+  ProgressHistory,
+} from '../events/index.js';
 import { RUN_STATUS_EVENTS, isStateEvent, isTerminalExecutionStatus } from '../executions/index.js';
 import type {
   ExecutionEntry,
@@ -38,6 +44,8 @@ export function registerEventRoutes(
   app: FastifyInstance,
   deps: {
     readonly bus: EventBus;
+    /** Live events of the global stream, shared by the clients of the same filter. */
+    readonly feeds: EventFeeds;
     readonly progress: ProgressHistory;
     readonly executions: ExecutionManager;
     readonly registry: ExecutionRegistry;
@@ -59,12 +67,9 @@ export function registerEventRoutes(
     if (after !== null) {
       for (const numbered of bus.since(after, filter)) stream.sendEvent(numbered);
     }
-    const subscription = bus.subscribe(filter, (numbered) => {
-      stream.sendEvent(numbered);
-    });
-    stream.onClose(() => {
-      subscription.close();
-    });
+    // Live events follow the caught-up ones: the feed's reader starts with the next event.
+    const key = [sessionId ?? '', executionId ?? '', kinds?.trim() ?? ''].join('\u0000');
+    stream.follow(deps.feeds.reader(key, filter));
     return Promise.resolve();
   });
 

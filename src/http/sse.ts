@@ -2,6 +2,7 @@
 // keep-alive comment every 15 s, and a bounded queue per client, so that a slow client never
 // slows a run nor grows memory without bound (what does not fit is dropped, oldest first).
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FeedReader } from '../events/index.js';
 
 export interface SseOptions {
   readonly keepAliveMs: number;
@@ -52,6 +53,8 @@ export class SseStream {
   #blocked = false;
   #scheduled = false;
   #closed = false;
+  /** A shared feed whose events follow what the stream queued itself. */
+  #reader: FeedReader | undefined;
   dropped = 0;
 
   constructor(request: FastifyRequest, reply: FastifyReply, options: SseOptions) {
@@ -101,14 +104,36 @@ export class SseStream {
     this.#enqueue(event);
   }
 
+  /**
+   * Sends the events of a shared feed after what was queued so far. The feed keeps the
+   * events and the frames, made once for all its readers; the stream keeps a cursor.
+   */
+  follow(reader: FeedReader): void {
+    this.#reader = reader;
+    reader.wake = () => {
+      this.#flush();
+    };
+    this.onClose(() => {
+      reader.close();
+    });
+  }
+
   close(): void {
     if (this.#closed) return;
     // What was queued before the end still goes out, blocked or not: it is bounded.
     const rest = this.#take();
+    const followed = this.#takeFollowed();
     this.#closed = true;
     clearInterval(this.#keepAlive);
     const raw = this.#reply.raw;
-    if (!raw.writableEnded && !raw.destroyed) raw.end(rest);
+    if (!raw.writableEnded && !raw.destroyed) {
+      if (followed === undefined) {
+        raw.end(rest);
+      } else {
+        if (rest !== '') raw.write(rest);
+        raw.end(followed);
+      }
+    }
     for (const callback of this.#onClose.splice(0)) callback();
   }
 
@@ -134,8 +159,19 @@ export class SseStream {
   }
 
   #flush(): void {
-    if (this.#closed || this.#blocked || this.#size === 0) return;
-    if (!this.#reply.raw.write(this.#take())) this.#blocked = true;
+    if (this.#closed || this.#blocked) return;
+    const raw = this.#reply.raw;
+    if (this.#size > 0 && !raw.write(this.#take())) this.#blocked = true;
+    const followed = this.#takeFollowed();
+    if (followed !== undefined && !raw.write(followed)) this.#blocked = true;
+  }
+
+  /** What the followed feed has for this stream; what it fell behind on counts as dropped. */
+  #takeFollowed(): Buffer | undefined {
+    if (this.#reader === undefined) return undefined;
+    const { bytes, missed } = this.#reader.take();
+    this.dropped += missed;
+    return bytes;
   }
 
   /** Everything queued, as one text; the queue is empty afterwards. */

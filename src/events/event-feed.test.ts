@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { ExecutionEvent } from '../executions/index.js';
+import { EventBus } from './event-bus.js';
+import type { BusEvent } from './event-bus.js';
+import { EventFeeds } from './event-feed.js';
+
+function event(executionId: string, n: number): ExecutionEvent {
+  return {
+    kind: 'result',
+    timestamp: '2026-01-01T00:00:00.000Z',
+    executionId,
+    sessionId: 's',
+    workflowId: 'w',
+    n,
+  };
+}
+
+const frame = (numbered: BusEvent): string => `${numbered.seq}:${numbered.event.executionId}\n`;
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('event feeds (ARCHITECTURE Events: readers keep cursors)', () => {
+  it('filters each event once for every reader of the same key, and wakes each once a turn', async () => {
+    const bus = new EventBus(100);
+    const feeds = new EventFeeds(bus, { capacity: 10, frame });
+    let filtered = 0;
+    const filter = (candidate: ExecutionEvent): boolean => {
+      filtered++;
+      return candidate.executionId === 'e1';
+    };
+    const readers = [feeds.reader('e1', filter), feeds.reader('e1', filter)];
+    const wakes = [0, 0];
+    readers.forEach((reader, index) => {
+      reader.wake = () => {
+        wakes[index] = (wakes[index] ?? 0) + 1;
+      };
+    });
+    expect(feeds.size).toBe(1);
+    expect(bus.subscribers).toBe(1);
+    for (let n = 0; n < 4; n++) bus.publish(event(n % 2 === 0 ? 'e1' : 'e2', n));
+    expect(filtered).toBe(4);
+    await turn();
+    expect(wakes).toEqual([1, 1]);
+    const [first, second] = readers.map((reader) => reader.take());
+    expect(first?.bytes?.toString()).toBe('1:e1\n3:e1\n');
+    // The same range is made into bytes once and shared.
+    expect(second?.bytes).toBe(first?.bytes);
+    expect(readers[0]?.take().bytes).toBeUndefined();
+  });
+
+  it('gives a new reader only what comes after it', async () => {
+    const bus = new EventBus(100);
+    const feeds = new EventFeeds(bus, { capacity: 10, frame });
+    const early = feeds.reader('all', () => true);
+    bus.publish(event('e1', 1));
+    const late = feeds.reader('all', () => true);
+    bus.publish(event('e1', 2));
+    await turn();
+    expect(early.take().bytes?.toString()).toBe('1:e1\n2:e1\n');
+    expect(late.take().bytes?.toString()).toBe('2:e1\n');
+  });
+
+  it('lets a reader that fell behind skip to the newest events, counting what it missed', () => {
+    const bus = new EventBus(100);
+    const feeds = new EventFeeds(bus, { capacity: 3, frame });
+    const reader = feeds.reader('all', () => true);
+    for (let n = 1; n <= 8; n++) bus.publish(event('e1', n));
+    const taken = reader.take();
+    expect(taken.missed).toBe(5);
+    expect(taken.bytes?.toString()).toBe('6:e1\n7:e1\n8:e1\n');
+    bus.publish(event('e1', 9));
+    expect(reader.take()).toMatchObject({ missed: 0 });
+  });
+
+  it('leaves the bus once its last reader closes, and starts afresh for the next one', () => {
+    const bus = new EventBus(100);
+    const feeds = new EventFeeds(bus, { capacity: 3, frame });
+    const one = feeds.reader('k', () => true);
+    const two = feeds.reader('k', () => true);
+    const other = feeds.reader('other', () => false);
+    expect([feeds.size, bus.subscribers]).toEqual([2, 2]);
+    one.close();
+    expect(feeds.size).toBe(2);
+    two.close();
+    two.close();
+    expect([feeds.size, bus.subscribers]).toEqual([1, 1]);
+    other.close();
+    expect([feeds.size, bus.subscribers]).toEqual([0, 0]);
+    bus.publish(event('e1', 1));
+    const fresh = feeds.reader('k', () => true);
+    expect(fresh.take().bytes).toBeUndefined();
+  });
+});
