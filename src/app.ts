@@ -137,6 +137,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       });
     },
   });
+  meters.observe('svc.tracker.queue.depth', () => journal.pending);
   const bus = new EventBus(10_000);
   const progress = new ProgressHistory({
     perExecution: settings['svc.streaming.status-history-max-snapshots'],

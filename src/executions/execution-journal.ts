@@ -70,6 +70,14 @@ export class ExecutionJournal {
     return this.#store?.durable === true;
   }
 
+  /**
+   * State events accepted and not yet applied to the durable log (`svc.tracker.queue.depth`);
+   * everything else takes a state event at once.
+   */
+  get pending(): number {
+    return this.#store?.pending ?? 0;
+  }
+
   run(executionId: string): RunHistory | undefined {
     return this.#runs.get(executionId);
   }

@@ -32,7 +32,7 @@ import {
   readMessage,
 } from './checkpoint-lines.js';
 import { ChunkPool, LineBatch } from './line-batch.js';
-import { writeAll } from './write-all.js';
+import { writeAll } from '../file/write-all.js';
 
 export interface FileCheckpointStoreOptions {
   /** Created by `open()` when missing; resolved against the working directory. */

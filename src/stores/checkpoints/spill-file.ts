@@ -8,7 +8,7 @@ import type { RecordedMessage } from '../../engine/index.js';
 import { checkpointDamaged, checkpointFailure } from './checkpoint-errors.js';
 import { forEachLine, messageJson, readMessageJson } from './checkpoint-lines.js';
 import { LineBatch } from './line-batch.js';
-import { writeAll } from './write-all.js';
+import { writeAll } from '../file/write-all.js';
 
 /** Every spill file's name starts so; the store removes such files as its own leftovers. */
 export const SPILL_FILE_PREFIX = 'checkpoint-spill-';

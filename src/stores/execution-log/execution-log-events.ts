@@ -103,6 +103,8 @@ export interface ExecutionLogStore {
   open(): Promise<ExecutionLogEvent[]>;
   /** Queues an event; failures are reported to the store's `onAppendFailed`. */
   append(event: ExecutionLogEvent): void;
+  /** Events appended and not yet on storage (`svc.tracker.queue.depth`). */
+  readonly pending: number;
   /** Resolves once every event appended so far is on storage (or has failed). */
   durableNow(): Promise<void>;
   /** Replaces the log's content with `events` (which stand for everything appended so far). */

@@ -1,7 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExecutionLogEvent } from './execution-log-events.js';
 import { EXECUTION_LOG_FILE, FileExecutionLog } from './file-execution-log.js';
 
@@ -22,8 +23,17 @@ describe('the file execution log', () => {
     failures.length = 0;
   });
   afterEach(async () => {
+    vi.restoreAllMocks();
     await rm(dir, { recursive: true, force: true });
   });
+
+  /** The prototype every FileHandle shares, to hold or fail the log's system calls. */
+  async function fileHandlePrototype(): Promise<FileHandle> {
+    const handle = await open(path.join(dir, 'probe'), 'w');
+    await handle.close();
+    await rm(path.join(dir, 'probe'));
+    return Object.getPrototypeOf(handle) as FileHandle;
+  }
 
   it('keeps every appended event, in order, across a reopen', async () => {
     const log = make();
@@ -83,5 +93,59 @@ describe('the file execution log', () => {
     log.append(started('late'));
     log.append({ type: 'node.started', at: 1, executionId: 'x', nodeId: 'n', nodeType: 'T' });
     expect(failures).toEqual(['run', 'node']);
+  });
+
+  it('counts events as pending until their batch is on storage (svc.tracker.queue.depth)', async () => {
+    const prototype = await fileHandlePrototype();
+    const log = make();
+    await log.open();
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const syncs = vi.spyOn(prototype, 'sync').mockImplementationOnce(() => held);
+    for (let i = 0; i < 3; i++) log.append(started(`e${i}`));
+    expect(log.pending).toBe(3);
+    await vi.waitFor(() => {
+      expect(syncs).toHaveBeenCalledTimes(1);
+    });
+    // The batch is written and waits for its sync: still not on storage.
+    log.append(started('next'));
+    expect(log.pending).toBe(4);
+    release();
+    await log.durableNow();
+    expect(log.pending).toBe(0);
+    await log.close(5000);
+  });
+
+  it('counts every event of a batch that cannot be written as failed, by type', async () => {
+    const prototype = await fileHandlePrototype();
+    const log = make();
+    await log.open();
+    vi.spyOn(prototype, 'write').mockRejectedValueOnce(new Error('ENOSPC: no space left'));
+    log.append(started('lost'));
+    log.append({ type: 'node.started', at: 1, executionId: 'lost', nodeId: 'n', nodeType: 'T' });
+    await log.durableNow();
+    expect(failures).toEqual(['run', 'node']);
+    expect(log.pending).toBe(0);
+    log.append(started('kept'));
+    await log.durableNow();
+    await log.close(5000);
+    expect((await make().open()).map((event) => event.type)).toEqual(['run.started']);
+  });
+
+  it('stops waiting for queued events at the close timeout (SPEC graceful shutdown step 4)', async () => {
+    const prototype = await fileHandlePrototype();
+    const log = make();
+    await log.open();
+    vi.spyOn(prototype, 'sync').mockImplementationOnce(() => new Promise<void>(() => undefined));
+    log.append(started('stuck'));
+    await vi.waitFor(() => {
+      expect(log.pending).toBe(1);
+    });
+    const began = Date.now();
+    await log.close(200);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(150);
+    expect(Date.now() - began).toBeLessThan(2000);
   });
 });

@@ -4,6 +4,7 @@
 import { mkdir, open, readFile, truncate } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { writeAll } from '../file/write-all.js';
 import { isNotFound, writeFileAtomic } from '../file/write-file-atomic.js';
 import { appendFailureType } from './execution-log-events.js';
 import type { ExecutionLogEvent, ExecutionLogStore } from './execution-log-events.js';
@@ -26,6 +27,8 @@ export class FileExecutionLog implements ExecutionLogStore {
   #queuedEvents: ExecutionLogEvent[] = [];
   /** The batch on its way to the disk; the next one starts when it settles. */
   #writing: Promise<void> | undefined;
+  /** Events of the batch on its way to the disk. */
+  #inFlight = 0;
   /** Compaction swaps the file: appends wait until the new file is in place. */
   #compacting: Promise<void> | undefined;
   #closed = false;
@@ -75,6 +78,10 @@ export class FileExecutionLog implements ExecutionLogStore {
     this.#queued.push(JSON.stringify(event));
     this.#queuedEvents.push(event);
     this.#writing ??= this.#drain();
+  }
+
+  get pending(): number {
+    return this.#queued.length + this.#inFlight;
   }
 
   durableNow(): Promise<void> {
@@ -127,13 +134,16 @@ export class FileExecutionLog implements ExecutionLogStore {
       const events = this.#queuedEvents;
       this.#queued = [];
       this.#queuedEvents = [];
+      this.#inFlight = events.length;
       try {
         const handle = this.#handle;
         if (handle === undefined) throw new Error('The execution log is not open');
-        await handle.write(`${lines.join('\n')}\n`);
+        await writeAll(handle, Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
         await handle.sync();
       } catch {
         for (const event of events) this.#options.onAppendFailed(appendFailureType(event));
+      } finally {
+        this.#inFlight = 0;
       }
     }
     this.#writing = undefined;
