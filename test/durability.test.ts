@@ -203,6 +203,9 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
 
     running = await boot();
     expect((await record(running, id)).status).toBe('ABORTED');
+    // Pending approvals lived in memory: the interrupted run waits for nothing any more.
+    expect((await http(running, 'GET', `/api/executions/${id}/approvals`)).json.data).toEqual([]);
+    expect((await http(running, 'GET', '/api/sessions/s/approvals')).json.data).toEqual([]);
     const recovered = await http(running, 'POST', `/api/executions/${id}/recover`);
     expect(recovered.status).toBe(202);
     const newId = recovered.json.data.executionId as string;
@@ -261,6 +264,31 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
     const aborted = await record(running, going);
     expect(aborted.status).toBe('ABORTED');
     expect(aborted.error).toContain('server stopped');
+  });
+
+  it('a graceful stop lets a run that ends within the shutdown timeout complete, and refuses new starts meanwhile', async () => {
+    let running = await boot();
+    await define(running, [delayed]);
+    const going = await start(running, 'delayed');
+    running.child.kill('SIGTERM');
+    // The server no longer admits starts while it drains.
+    await eventually(
+      () =>
+        http(running, 'POST', '/api/workflow/start', {
+          sessionId: 's',
+          workflowId: 'delayed',
+        }).then(
+          (answer) => answer.status,
+          () => 0,
+        ),
+      (status) => status === 429,
+    );
+    expect(await running.exited()).toBe(0);
+
+    running = await boot();
+    const drained = await record(running, going);
+    expect(drained.status).toBe('COMPLETED');
+    expect(drained.nodes.out.messagesIn).toBe(3);
   });
 
   it('boot keeps the newest runs, drops older ones with their checkpoints, and applies the newest limits again', async () => {
@@ -330,5 +358,37 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
     );
     expect(found.json.data.items.length).toBe(2);
     expect((await record(running, id)).status).toBe('ABORTED');
+  });
+
+  it('with svc.restart.auto-resume skips an interrupted run that cannot be resumed, logs it, and resumes the others', async () => {
+    let running = await boot();
+    await define(running, [slow, delayed]);
+    const changed = await start(running, 'slow');
+    const fine = await start(running, 'delayed');
+    // A new version of `slow` while its run goes on: that run can no longer be resumed.
+    const saved = await http(running, 'PUT', '/api/sessions/s/workflows/slow', {
+      ...slow,
+      description: 'a new version',
+    });
+    expect(saved.status).toBe(200);
+    await crash(running);
+
+    running = await boot({ SVC_RESTART_AUTO_RESUME: 'true' });
+    await eventually(
+      () => http(running, 'GET', '/api/executions?workflowId=delayed'),
+      (answer) =>
+        answer.json.data.items.some(
+          (item: { resumedFrom: string | null; status: string }) =>
+            item.resumedFrom === fine && item.status === 'COMPLETED',
+        ),
+      20_000,
+    );
+    const ofSlow = await http(running, 'GET', '/api/executions?workflowId=slow');
+    expect(ofSlow.json.data.items.map((item: { executionId: string }) => item.executionId)).toEqual(
+      [changed],
+    );
+    expect((await record(running, changed)).status).toBe('ABORTED');
+    expect(running.output()).toContain('Interrupted run not resumed');
+    expect(running.output()).toContain(changed);
   });
 });
