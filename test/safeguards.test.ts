@@ -70,6 +70,11 @@ describe('PROCESS_EXECUTOR safeguards (SPEC Workflow-author safeguards)', () => 
       );
       expect(record.status).toBe('COMPLETED');
       const id = record.executionId as string;
+      const completed = await server.call(
+        'GET',
+        '/actuator/metrics/svc.plugin.events?tag=outcome:completed',
+      );
+      expect(completed.json.measurements[0].value).toBe(1);
       const results = await server.call('GET', `/api/executions/${id}/results`);
       expect(results.json.data[0].payload).toMatchObject({
         exitCode: 0,
@@ -98,6 +103,12 @@ describe('PROCESS_EXECUTOR safeguards (SPEC Workflow-author safeguards)', () => 
         processFlow({ command: 'echo', args: ['x'], useShell: true }),
       );
       expect(shell.nodes.cmd.error).toMatch(/useShell is not allowed/);
+      // SPEC Meters: the refusals are what the plugin reports in svc.plugin.events.
+      const refused = await server.call(
+        'GET',
+        '/actuator/metrics/svc.plugin.events?tag=plugin:process.run&tag=outcome:refused',
+      );
+      expect(refused.json.measurements[0].value).toBe(2);
     } finally {
       await server.close();
     }

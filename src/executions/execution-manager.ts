@@ -1222,6 +1222,10 @@ class RunRecorder implements RunListener {
     this.manager.deps.meters.count('svc.checkpoint.errors');
   }
 
+  pluginEvent(_nodeId: string, event: string, outcome: string): void {
+    this.manager.deps.meters.count('svc.plugin.events', { plugin: event, outcome });
+  }
+
   nodeChanged(state: Readonly<NodeState>): void {
     this.#journalNode(state);
     const kind = NODE_STATUS_EVENTS[state.status];

@@ -126,6 +126,12 @@ export interface NodeContext {
    * runs on the run's clock (a pause freezes it); when it passes the node ends TIMED_OUT.
    */
   awaitSignal(request: SignalRequest): Promise<SignalAnswer>;
+  /**
+   * Counts something operators should see, in `svc.plugin.events` tagged `plugin` = `event`
+   * and `outcome`: e.g. `report('llm.budget.exceeded', 'refused')`. Keep both to a few
+   * fixed words: every distinct pair is a series of its own.
+   */
+  report(event: string, outcome: string): void;
 }
 
 export interface SignalRequest {

@@ -81,6 +81,8 @@ export interface RunListener {
   edgeDropped(nodeId: string): void;
   /** A node's checkpoint or end marker could not be saved: the node stays unmarked. */
   checkpointFailed?(nodeId: string, error: unknown): void;
+  /** A plugin reported something to count (`NodeContext.report`). */
+  pluginEvent?(nodeId: string, event: string, outcome: string): void;
 }
 
 /**
@@ -326,6 +328,10 @@ class RunNodeContext implements NodeContext {
     return this.#scope.clock.now();
   }
 
+  report(event: string, outcome: string): void {
+    this.#scope.listener.pluginEvent?.(this.nodeId, event, outcome);
+  }
+
   sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
     const own = options?.signal;
     if (own === undefined && this.#controller === undefined) return this.#sleepWithoutSignal(ms);
@@ -461,6 +467,10 @@ class AttemptContext implements NodeContext {
 
   now(): number {
     return this.#parent.now();
+  }
+
+  report(event: string, outcome: string): void {
+    this.#parent.report(event, outcome);
   }
 
   sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {

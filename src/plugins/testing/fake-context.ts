@@ -22,6 +22,8 @@ export interface LoggedLine {
 
 export interface TestContext extends NodeContext {
   readonly logs: LoggedLine[];
+  /** What the plugin reported, as `event:outcome`, in order. */
+  readonly reports: string[];
   readonly sleeps: number[];
   readonly subWorkflowCalls: SubWorkflowRequest[];
   /** Moves the clock; sleeps that are due resolve. */
@@ -45,6 +47,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   const logs: LoggedLine[] = [];
   const sleeps: number[] = [];
   const subWorkflowCalls: SubWorkflowRequest[] = [];
+  const reports: string[] = [];
   let now = options.now ?? Date.UTC(2026, 0, 1);
   const timers: { at: number; resolve: () => void }[] = [];
   const log =
@@ -67,9 +70,13 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     },
     startPayload: options.startPayload,
     logs,
+    reports,
     sleeps,
     subWorkflowCalls,
     now: () => now,
+    report(event, outcome) {
+      reports.push(`${event}:${outcome}`);
+    },
     sleep(ms, sleepOptions) {
       sleeps.push(ms);
       const signal =

@@ -266,6 +266,30 @@ describe('PROCESS_EXECUTOR run time', () => {
   });
 });
 
+describe('PROCESS_EXECUTOR reports (SPEC Meters: svc.plugin.events)', () => {
+  it('reports every run as process.run by how it ended: completed, failed, stopped or refused', async () => {
+    const ctx = createTestContext();
+    await runtimeOf(nodeScript('')).process(message(1), ctx);
+    await failureOf(
+      Promise.resolve(runtimeOf(nodeScript('process.exit(2)')).process(message(2), ctx)),
+    );
+    await failureOf(
+      Promise.resolve().then(() => runtimeOf({ command: 'node' }).process(message(3), ctx)),
+    );
+    const stopped = createTestContext();
+    stopped.abort();
+    await expect(
+      Promise.resolve().then(() => runtimeOf(nodeScript('')).process(message(4), stopped)),
+    ).rejects.toThrow('aborted');
+    expect(ctx.reports).toEqual([
+      'process.run:completed',
+      'process.run:failed',
+      'process.run:refused',
+    ]);
+    expect(stopped.reports).toEqual(['process.run:stopped']);
+  });
+});
+
 describe('PROCESS_EXECUTOR safeguards (SPEC Workflow-author safeguards)', () => {
   it('refuses every message while process execution is off', async () => {
     const failure = await failureOfRun(runtimeOf({ command: NODE }, DEFAULT_SAFEGUARDS));

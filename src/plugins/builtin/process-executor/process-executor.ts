@@ -20,6 +20,8 @@ export const KILL_GRACE_MS = 2000;
 /** The only variables of the server's environment a command sees, unless `env` adds more. */
 const INHERITED_ENV = ['PATH', 'HOME', 'LANG'] as const;
 const MAX_REASON_CHARS = 200;
+/** The `plugin` tag of `svc.plugin.events` for runs of a command. */
+export const RUN_EVENT = 'process.run';
 
 const configSchema = z.looseObject({
   command: z.string().min(1).describe('Executable name, or a command line when useShell is set'),
@@ -46,7 +48,8 @@ export const processExecutorPlugin = definePlugin({
     // A refusal is the server's decision, so every message fails the same way and no retry
     // can help; onError still decides what the node does next.
     return {
-      process: () => {
+      process: (_message, ctx) => {
+        ctx.report(RUN_EVENT, 'refused');
         throw StepFailure.nonRetryable(refusal);
       },
     };
@@ -88,7 +91,19 @@ class ProcessExecutor implements MessageProcessor {
     this.#env = commandEnv(config.env);
   }
 
+  /** Counts every run in `svc.plugin.events` (`process.run`) by how it ended. */
   async process(message: Message, ctx: NodeContext): Promise<Emit> {
+    try {
+      const emit = await this.#run(message, ctx);
+      ctx.report(RUN_EVENT, 'completed');
+      return emit;
+    } catch (error) {
+      ctx.report(RUN_EVENT, ctx.signal.aborted ? 'stopped' : 'failed');
+      throw error;
+    }
+  }
+
+  async #run(message: Message, ctx: NodeContext): Promise<Emit> {
     const { command } = this.#config;
     const { signal, log } = ctx;
     const messageId = message.id;
