@@ -58,6 +58,44 @@ const child = {
   edges: [{ source: 'in', target: 'out' }],
 };
 
+/**
+ * Like `parent`, but the call has a node deadline: it ends TIMED_OUT while the child it calls
+ * is slow, and completes once the child answers at once.
+ */
+const callsSlowChild = {
+  workflowId: 'deadlined',
+  description: 'calls a child under a node deadline',
+  nodes: [
+    { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages: [5] } },
+    { nodeId: 'shape', type: 'MAPPER', config: { expression: '$ + 1' } },
+    {
+      nodeId: 'call',
+      type: 'SUB_WORKFLOW',
+      config: { workflowId: 'child', engine: { deadlineMs: 1000 } },
+    },
+    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'shape' },
+    { source: 'shape', target: 'call' },
+    { source: 'call', target: 'out' },
+  ],
+};
+
+const slowChild = {
+  workflowId: 'child',
+  description: 'echoes its start payload a minute later',
+  nodes: [
+    { nodeId: 'in', type: 'API_TRIGGER' },
+    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 60_000 } },
+    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'wait' },
+    { source: 'wait', target: 'out' },
+  ],
+};
+
 const slow = {
   workflowId: 'slow',
   description: 'a source, a long delay, a terminal',
@@ -70,6 +108,16 @@ const slow = {
     { source: 'in', target: 'wait' },
     { source: 'wait', target: 'out' },
   ],
+};
+
+const echo = {
+  workflowId: 'echo',
+  description: 'hands its start payload to a terminal',
+  nodes: [
+    { nodeId: 'in', type: 'API_TRIGGER' },
+    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+  ],
+  edges: [{ source: 'in', target: 'out' }],
 };
 
 const many = {
@@ -92,7 +140,7 @@ describe('Restart, restart from a node and retry (SPEC Restart rules)', () => {
         sessionId: 's',
         name: 's',
         initiator: 'i',
-        workflows: [branched, callsChild, slow, many],
+        workflows: [branched, callsChild, callsSlowChild, echo, slow, many],
       },
     });
   }
@@ -154,6 +202,24 @@ describe('Restart, restart from a node and retry (SPEC Restart rules)', () => {
     expect(await results(again.executionId)).toEqual(outResults);
   });
 
+  it('restarts with the original start payload, and the new record names the original (SPEC Execution calls, restart)', async () => {
+    await boot();
+    const payload = { order: 'A-17', lines: [{ sku: 'x', qty: 3 }], note: 'restart me' };
+    const started = await server.call('POST', '/api/workflow/start', {
+      body: { sessionId: 's', workflowId: 'echo', payload },
+    });
+    const first = started.json.data.executionId as string;
+    expect((await ended(first)).status).toBe('COMPLETED');
+    expect(await results(first)).toEqual([['out', expect.any(String), payload]]);
+    // The restart request has no body: the payload can only come from the original start.
+    const answer = await server.call('POST', `/api/executions/${first}/restart`);
+    expect(answer.status).toBe(202);
+    const again = await ended(answer.json.data.executionId);
+    expect(again).toMatchObject({ status: 'COMPLETED', restartOf: first });
+    expect(again.executionId).not.toBe(first);
+    expect(await results(again.executionId)).toEqual([['out', expect.any(String), payload]]);
+  });
+
   it('answers 400 for a restart from an unknown node and for a retry of a node that did not fail', async () => {
     await boot();
     const first = await start('branched');
@@ -180,6 +246,28 @@ describe('Restart, restart from a node and retry (SPEC Restart rules)', () => {
     expect(again.status).toBe('COMPLETED');
     expect(again.nodes.shape).toMatchObject({ messagesIn: 0, messagesOut: 1 });
     expect(again.nodes.in).toBeUndefined();
+    expect((await results(again.executionId)).map(([, , payload]) => payload)).toEqual([6]);
+  });
+
+  it('retries a node that ended TIMED_OUT from the output its parents recorded (SPEC Execution calls, retry)', async () => {
+    await boot();
+    await server.call('PUT', '/api/sessions/s/workflows/child', { body: slowChild });
+    const first = await start('deadlined');
+    const timedOut = await ended(first);
+    expect(timedOut.status).toBe('FAILED');
+    expect(timedOut.nodes.call).toMatchObject({ status: 'TIMED_OUT', messagesIn: 1 });
+    expect(timedOut.nodes.out.status).toBe('UPSTREAM_FAILED');
+    // The cause goes away: the child now answers at once, well within the deadline.
+    await server.call('PUT', '/api/sessions/s/workflows/child', { body: child });
+    const answer = await server.call('POST', `/api/executions/${first}/nodes/call/retry`);
+    expect(answer.status).toBe(202);
+    expect(answer.json.data.executionId).not.toBe(first);
+    const again = await ended(answer.json.data.executionId);
+    expect(again).toMatchObject({ status: 'COMPLETED', restartOf: first });
+    // The parent replayed what it had recorded; the retried node ran again on it.
+    expect(again.nodes.shape).toMatchObject({ messagesIn: 0, messagesOut: 1 });
+    expect(again.nodes.in).toBeUndefined();
+    expect(again.nodes.call).toMatchObject({ status: 'COMPLETED', messagesIn: 1, messagesOut: 1 });
     expect((await results(again.executionId)).map(([, , payload]) => payload)).toEqual([6]);
   });
 
