@@ -1,6 +1,6 @@
 // Event streams over SSE (SPEC "Events", CONTRACT section 4): the global event stream, an
 // execution's structured log entries, and its progress.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../core/index.js';
@@ -55,6 +55,23 @@ export function registerEventRoutes(
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { bus, executions, registry } = deps;
 
+  // SPEC Events 6: a stop drops every open stream. A stream never ends by itself, and the
+  // server's close waits for every response in flight, so a stop would otherwise wait for the
+  // clients to go away (for ever, with a keep-alive every 15 s).
+  const open = new Set<SseStream>();
+  const openStream = (request: FastifyRequest, reply: FastifyReply): SseStream => {
+    const stream = new SseStream(request, reply, deps.sse);
+    open.add(stream);
+    stream.onClose(() => {
+      open.delete(stream);
+    });
+    return stream;
+  };
+  app.addHook('preClose', (done) => {
+    for (const stream of [...open]) stream.close();
+    done();
+  });
+
   api.get('/api/events', { schema: { querystring: eventsQuery } }, (request, reply) => {
     const { sessionId, executionId, kinds } = request.query;
     const kindMatches = kindFilter(kinds);
@@ -62,7 +79,7 @@ export function registerEventRoutes(
       (sessionId === undefined || event.sessionId === sessionId) &&
       (executionId === undefined || event.executionId === executionId) &&
       kindMatches(event.kind);
-    const stream = new SseStream(request, reply, deps.sse);
+    const stream = openStream(request, reply);
     const after = lastEventId(request);
     if (after !== null) {
       for (const numbered of bus.since(after, filter)) stream.sendEvent(numbered);
@@ -87,7 +104,7 @@ export function registerEventRoutes(
     { schema: { params: z.object({ sessionId: z.string(), id: z.string() }) } },
     (request, reply) => {
       const entry = sessionExecution(request.params.sessionId, request.params.id);
-      const stream = new SseStream(request, reply, deps.sse);
+      const stream = openStream(request, reply);
       let sent = lastEventId(request) ?? 0;
       // CONTRACT section 3: every stream sends events; a log event is the entry with its kind.
       const sendLog = (line: LogEntry): void => {
@@ -125,7 +142,7 @@ export function registerEventRoutes(
     { schema: { params: z.object({ sessionId: z.string(), id: z.string() }) } },
     (request, reply) => {
       const entry = sessionExecution(request.params.sessionId, request.params.id);
-      const stream = new SseStream(request, reply, deps.sse);
+      const stream = openStream(request, reply);
       // CONTRACT section 3: the state events of the run, each with the progress it shows now.
       const send = (numbered: NumberedEvent): void => {
         stream.send(numbered.seq, numbered.event.kind, {
