@@ -1,6 +1,10 @@
 // SPEC "Events" 9 and CONTRACT section 4: WAIT_FOR_SIGNAL, the signal call and pending
 // approvals, through a real server.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileCheckpointStore } from '../src/stores/index.js';
 import { startTestServer } from './support/server.js';
 import type { HttpAnswer, TestServer } from './support/server.js';
 
@@ -159,5 +163,75 @@ describe('WAIT_FOR_SIGNAL and approvals (SPEC Events 9, CONTRACT 4)', () => {
     );
     expect(done.json.data.nodes.ask.status).toBe('TIMED_OUT');
     expect((await server.call('GET', `/api/executions/${id}/approvals`)).json.data).toEqual([]);
+  });
+});
+
+describe('Recorded approvals (SPEC Events 9)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'approvals-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('records an answered approval with the checkpoints and does not record a timed-out one (SPEC Events 9)', async () => {
+    // The file checkpoint store: what the server recorded is read back after it has stopped.
+    const server = await startTestServer({ argv: [`--svc.restart.dir=${dir}`] });
+    let id: string;
+    let answered: string;
+    let timedOut: string;
+    try {
+      await server.call('POST', '/api/sessions', {
+        body: { sessionId: 's', name: 's', initiator: 'i', workflows: [approvalFlow(1)] },
+      });
+      const start = await server.call('POST', '/api/workflow/start', {
+        body: {
+          sessionId: 's',
+          workflowId: 'approve-fast',
+          payload: [{ item: 'e' }, { item: 'f' }],
+        },
+      });
+      id = start.json.data.executionId as string;
+      const pendingOf = () => server.call('GET', `/api/executions/${id}/approvals`);
+      const first = await eventually(pendingOf, (answer) => answer.json.data.length === 1);
+      answered = first.json.data[0].messageId as string;
+      const signalled = await server.call('POST', `/api/executions/${id}/nodes/ask/signal`, {
+        body: { approved: true, messageId: answered, comment: 'fine' },
+      });
+      expect(signalled.status).toBe(200);
+      const second = await eventually(
+        pendingOf,
+        (answer) => answer.json.data.length === 1 && answer.json.data[0].messageId !== answered,
+      );
+      timedOut = second.json.data[0].messageId as string;
+      // Nobody answers the second message: its wait ends after timeoutSeconds.
+      const done = await eventually(
+        () => server.call('GET', `/api/executions/${id}`),
+        (answer) => !['RUNNING', 'PAUSED'].includes(answer.json.data.status as string),
+      );
+      expect(done.json.data.nodes.ask.status).toBe('TIMED_OUT');
+      const checkpoints = await server.call('GET', `/api/executions/${id}/checkpoints`);
+      expect(checkpoints.json.data.store).toBe('file');
+    } finally {
+      await server.close();
+    }
+
+    const store = new FileCheckpointStore({ dir });
+    await store.open();
+    try {
+      const recorded = await store.approvals(id);
+      expect(recorded).toEqual([
+        expect.objectContaining({
+          nodeId: 'ask',
+          messageId: answered,
+          approved: true,
+          comment: 'fine',
+        }),
+      ]);
+      expect(recorded.map((approval) => approval.messageId)).not.toContain(timedOut);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -1,8 +1,12 @@
 // SPEC "Events" 1-5 and CONTRACT sections 3-4: the global event stream, an execution's log
 // entries and its progress over SSE, with keep-alives and Last-Event-ID resume.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSse, startTestServer } from './support/server.js';
-import type { SseEvent, TestServer } from './support/server.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../src/app.js';
+import { loadSettings } from '../src/config/index.js';
+import { createSilentLoggers } from '../src/observability/index.js';
+import { TEST_BUILD_INFO, call, openSse, startTestServer } from './support/server.js';
+import type { SseClient, SseEvent, TestServer } from './support/server.js';
+import { eventually } from './support/wait.js';
 
 const flow = {
   workflowId: 'talk',
@@ -13,6 +17,34 @@ const flow = {
   ],
   edges: [{ source: 'in', target: 'out' }],
 };
+
+/** Logs its messages one per `delayMs`: a run that is still writing log lines for a while. */
+const paced = {
+  workflowId: 'paced',
+  description: 'logs over time',
+  nodes: [
+    { nodeId: 'in', type: 'API_TRIGGER', config: { splitArray: true } },
+    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 400 } },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'wait' },
+    { source: 'wait', target: 'out' },
+  ],
+};
+
+/** Resolves when the server ends the stream; rejects after `timeoutMs`. */
+function endedWithin(client: SseClient, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`stream not ended after ${timeoutMs} ms`));
+    }, timeoutMs);
+    void client.ended.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 async function runToEnd(server: TestServer, payload: unknown): Promise<string> {
   const start = await server.call('POST', '/api/workflow/start', {
@@ -34,7 +66,7 @@ describe('Event streams (SPEC Events)', () => {
   beforeAll(async () => {
     server = await startTestServer({ streamKeepAliveMs: 50 });
     await server.call('POST', '/api/sessions', {
-      body: { sessionId: 's', name: 's', initiator: 'i', workflows: [flow] },
+      body: { sessionId: 's', name: 's', initiator: 'i', workflows: [flow, paced] },
     });
     await server.call('POST', '/api/sessions', {
       body: { sessionId: 'other', name: 'o', initiator: 'i' },
@@ -187,6 +219,50 @@ describe('Event streams (SPEC Events)', () => {
     expect(resumed.events.map((e) => e.id)).toEqual([2]);
   });
 
+  it('streams a running execution log entries, stored ones first, then live ones as they are written, and ends the stream when the execution is terminal (SPEC Events 1)', async () => {
+    const start = await server.call('POST', '/api/workflow/start', {
+      body: { sessionId: 's', workflowId: 'paced', payload: [{ n: 1 }, { n: 2 }, { n: 3 }] },
+    });
+    const id = start.json.data.executionId as string;
+    const logs = () => server.call('GET', `/api/executions/${id}/logs`);
+    await eventually(logs, (answer) => answer.json.data.length >= 1);
+    // Paused, the run writes nothing more: what is stored now is all the client can get first.
+    expect((await server.call('POST', `/api/executions/${id}/pause`)).status).toBe(200);
+    await eventually(
+      () => server.call('GET', `/api/executions/${id}`),
+      (answer) => answer.json.data.status === 'PAUSED',
+    );
+    const stored = ((await logs()).json.data as { seq: number }[]).map((line) => line.seq);
+    expect(stored.length).toBeGreaterThanOrEqual(1);
+    expect(stored.length).toBeLessThan(3);
+
+    const client = await openSse(server.baseUrl, `/api/sessions/s/executions/${id}/logs/entries`);
+    let ended = false;
+    void client.ended.then(() => (ended = true));
+    const first = await client.until((events) => events.length >= stored.length);
+    expect(first.map((e) => e.id)).toEqual(stored);
+    // A run that is not terminal keeps its stream open.
+    await client.until(() => client.comments.includes('keep-alive'));
+    expect(ended).toBe(false);
+    expect(client.events).toHaveLength(stored.length);
+
+    expect((await server.call('POST', `/api/executions/${id}/resume`)).status).toBe(200);
+    await endedWithin(client, 10_000);
+    expect((await server.call('GET', `/api/executions/${id}`)).json.data.status).toBe('COMPLETED');
+    expect(client.events.map((e) => e.event)).toEqual(['log', 'log', 'log']);
+    expect(client.events.map((e) => e.id)).toEqual([1, 2, 3]);
+    expect(
+      client.events.map((e) => (e.data as { fields: { payload: unknown } }).fields.payload),
+    ).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    expect(client.events[2]?.data).toMatchObject({
+      kind: 'log',
+      executionId: id,
+      sessionId: 's',
+      workflowId: 'paced',
+      nodeId: 'out',
+    });
+  });
+
   it('answers 404 for the log stream of an unknown execution or one of another session', async () => {
     const id = await runToEnd(server, [{ n: 1 }]);
     expect((await server.call('GET', '/api/sessions/s/executions/none/logs/entries')).status).toBe(
@@ -265,5 +341,85 @@ describe('Event streams (SPEC Events)', () => {
     );
     expect(Date.now() - started).toBeLessThan(5000);
     stalled.destroy();
+  });
+});
+
+describe('Keep-alive default (SPEC Events 2)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // No streamKeepAliveMs: the interval the server uses when nothing shortens it.
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await server.close();
+  });
+
+  it('sends a keep-alive comment on an event stream every 15 s by default, and none before (SPEC Events 2)', async () => {
+    // Only intervals are faked, and only from here: the stream's keep-alive is the one made now.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const client = await openSse(server.baseUrl, '/api/events?kinds=scheduler.limits');
+      const keepAlives = () => client.comments.filter((comment) => comment === 'keep-alive');
+      vi.advanceTimersByTime(14_999);
+      // An event sent after the 14 999 ms comes behind any keep-alive queued before it.
+      await server.call('POST', '/api/scheduler/limits?maxConcurrent=40');
+      await client.until((events) => events.length === 1);
+      expect(keepAlives()).toEqual([]);
+      vi.advanceTimersByTime(1);
+      await client.until(() => keepAlives().length === 1);
+      vi.advanceTimersByTime(15_000);
+      await client.until(() => keepAlives().length === 2);
+      client.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('Stored log entries (SPEC Log line losses, Events 1)', () => {
+  it('keeps an execution log entries in memory 30 minutes by default: the stream sends them 29 minutes on, and none 31 minutes on (SPEC Log line losses)', async () => {
+    // The server's clock runs with real time, shifted by `skew`; nothing shortens the retention.
+    let skew = 0;
+    const { settings, profile } = loadSettings({
+      argv: ['--svc.server.port=0'],
+      env: {},
+      features: { postgres: false },
+    });
+    const app = await createApp({
+      settings,
+      profile,
+      buildInfo: TEST_BUILD_INFO,
+      loggers: createSilentLoggers(),
+      env: {},
+      clock: { now: () => Date.now() + skew },
+    });
+    try {
+      const { port } = await app.listen();
+      const baseUrl = `http://127.0.0.1:${port}`;
+      await call(baseUrl, 'POST', '/api/sessions', {
+        body: { sessionId: 's', name: 's', initiator: 'i', workflows: [flow] },
+      });
+      const start = await call(baseUrl, 'POST', '/api/workflow/start', {
+        body: { sessionId: 's', workflowId: 'talk', payload: [{ n: 1 }, { n: 2 }] },
+      });
+      const id = start.json.data.executionId as string;
+      await eventually(
+        () => call(baseUrl, 'GET', `/api/executions/${id}`),
+        (answer) => answer.json.data.status === 'COMPLETED',
+      );
+      const entries = async (): Promise<SseEvent[]> => {
+        const client = await openSse(baseUrl, `/api/sessions/s/executions/${id}/logs/entries`);
+        await endedWithin(client, 5_000);
+        return client.events;
+      };
+      skew = 29 * 60_000;
+      expect((await entries()).map((e) => e.id)).toEqual([1, 2]);
+      skew = 31 * 60_000;
+      expect(await entries()).toEqual([]);
+      expect((await call(baseUrl, 'GET', `/api/executions/${id}/logs`)).json.data).toEqual([]);
+    } finally {
+      await app.close();
+    }
   });
 });

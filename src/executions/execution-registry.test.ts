@@ -152,4 +152,23 @@ describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
     expect(registry.addLog(entry, line, now)).toBe(1);
     expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([3]);
   });
+
+  it('keeps a log line for the whole retention period and drops it 1 ms after (SPEC Log line losses)', () => {
+    let now = Date.UTC(2026, 0, 1);
+    const registry = new ExecutionRegistry({
+      maxExecutions: 100,
+      resultsPerExecution: 3,
+      logsPerExecution: 100,
+      logRetentionMs: 30 * 60_000,
+      now: () => now,
+    });
+    fill(registry, 'b', 1);
+    const entry = registry.get('b-0')!;
+    const line = { nodeId: 'n', level: 'INFO' as const, message: 'm', fields: {} };
+    registry.addLog(entry, line, now);
+    now += 30 * 60_000;
+    expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([1]);
+    now += 1;
+    expect(registry.logsOf(entry)).toEqual([]);
+  });
 });
