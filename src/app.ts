@@ -138,7 +138,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   });
   meters.observe('svc.tracker.queue.depth', () => journal.pending);
-  const bus = new EventBus(10_000);
+  // Numbered from the boot time: 1,000 numbers a millisecond of uptime before a restart
+  // could reach those of the next server, far more than a server publishes.
+  const bus = new EventBus(10_000, clock.now() * 1000);
   const progress = new ProgressHistory({
     perExecution: settings['svc.streaming.status-history-max-snapshots'],
     executions: settings['svc.streaming.status-history-max-executions'],

@@ -36,11 +36,20 @@ export class EventBus {
     filter: EventFilter;
     deliver: (event: BusEvent) => void;
   }>();
-  #seq = 0;
+  #seq: number;
+  /** The number before the first event of this bus. */
+  readonly #start: number;
 
-  constructor(historySize = 10_000) {
+  /**
+   * `firstSeq` is the number before the first event: a server starts from its boot time in
+   * microsecond-like units, so that events after a restart are numbered above those before
+   * it and a client resuming with Last-Event-ID misses none (SPEC Events 3).
+   */
+  constructor(historySize = 10_000, firstSeq = 0) {
     this.#historySize = historySize;
     this.#history = new Array<BusEvent | undefined>(historySize);
+    this.#seq = firstSeq;
+    this.#start = firstSeq;
   }
 
   publish(event: ExecutionEvent): void {
@@ -56,10 +65,15 @@ export class EventBus {
     return this.#seq;
   }
 
-  /** Events kept in the history after `seq` that pass `filter`, oldest first. */
+  /**
+   * Events kept in the history after `seq` that pass `filter`, oldest first. A `seq` above
+   * the newest number comes from another server (a clock set back): everything kept is after
+   * it.
+   */
   since(seq: number, filter: EventFilter): BusEvent[] {
     const found: BusEvent[] = [];
-    const first = Math.max(seq + 1, this.#seq - this.#historySize + 1, 1);
+    const after = seq > this.#seq ? this.#start : seq;
+    const first = Math.max(after + 1, this.#seq - this.#historySize + 1, this.#start + 1);
     for (let at = first; at <= this.#seq; at++) {
       const numbered = this.#history[at % this.#historySize];
       if (numbered !== undefined && numbered.seq === at && filter(numbered.event)) {
