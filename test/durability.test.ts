@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServerProcess } from './support/process.js';
+import { openSse } from './support/server.js';
 import type { ServerProcess } from './support/process.js';
 import { eventually } from './support/wait.js';
 import { slowWorkflow } from './support/workflows.js';
@@ -153,6 +154,19 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
     running = await boot();
     const aborted = await record(running, id);
     expect(aborted.status).toBe('ABORTED');
+    // The boot told the event stream: a client following it from the start learns of it.
+    const events = await openSse(running.baseUrl, `/api/events?executionId=${id}`, {
+      'last-event-id': '0',
+    });
+    const [abortedEvent] = await events.until((seen) => seen.length > 0);
+    events.close();
+    expect(abortedEvent?.data).toMatchObject({
+      kind: 'execution.aborted',
+      executionId: id,
+      sessionId: 's',
+      workflowId: 'delayed',
+      status: 'ABORTED',
+    });
     expect(aborted.nodes.times.status).toBe('COMPLETED');
     expect((await record(running, reference)).status).toBe('COMPLETED');
     const checkpoints = await http(running, 'GET', `/api/executions/${id}/checkpoints`);

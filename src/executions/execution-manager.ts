@@ -24,6 +24,7 @@ import type {
   PendingSignal,
   SignalWait,
   NodeState,
+  NodeStatus,
   PluginCatalog,
   RunListener,
   RunLogEntry,
@@ -509,7 +510,14 @@ export class ExecutionManager {
     if (journal === undefined) return [];
     const recovered = await journal.boot();
     for (const run of recovered.runs) this.#restore(run);
-    for (const executionId of recovered.aborted) await this.#reconcile(executionId);
+    for (const executionId of recovered.aborted) {
+      await this.#reconcile(executionId);
+      const entry = this.#deps.registry.get(executionId);
+      // Clients that follow the events from the start of this server learn of them too.
+      if (entry !== undefined) {
+        this.emit(entry, 'execution.aborted', { status: entry.status, error: entry.error });
+      }
+    }
     if (recovered.limits !== undefined) {
       this.setLimits(recovered.limits, false);
     }
@@ -1226,9 +1234,14 @@ class RunRecorder implements RunListener {
     this.manager.deps.meters.count('svc.plugin.events', { plugin: event, outcome });
   }
 
-  nodeChanged(state: Readonly<NodeState>): void {
+  nodeChanged(state: Readonly<NodeState>, previous?: NodeStatus): void {
     this.#journalNode(state);
-    const kind = NODE_STATUS_EVENTS[state.status];
+    // A node that had taken a message and was paused or waiting goes on: it resumes.
+    const resumed =
+      state.status === 'RUNNING' &&
+      (previous === 'PAUSED' || previous === 'WAITING') &&
+      state.startedAt !== null;
+    const kind = resumed ? 'node.resumed' : NODE_STATUS_EVENTS[state.status];
     if (kind !== undefined) {
       this.manager.emit(this.entry, kind, {
         nodeId: state.nodeId,

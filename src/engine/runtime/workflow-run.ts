@@ -72,7 +72,8 @@ export interface RunLogEntry {
 
 /** What a run tells the outside world. Calls are synchronous and must not throw. */
 export interface RunListener {
-  nodeChanged(state: Readonly<NodeState>): void;
+  /** `previous` is the status the node showed before, for a live change of its status. */
+  nodeChanged(state: Readonly<NodeState>, previous?: NodeStatus): void;
   /** The run was paused or resumed (CONTRACT section 1 execution statuses). */
   runChanged?(status: 'RUNNING' | 'PAUSED'): void;
   /** A message a terminal node received: a result (CONTRACT section 1). */
@@ -845,9 +846,10 @@ export class WorkflowRun {
     if (this.#hasEnded(index)) return;
     const state = this.#state(index);
     const status = this.#liveStatus(index);
-    if (state.status === status) return;
+    const previous = state.status;
+    if (previous === status) return;
     state.status = status;
-    this.#options.listener.nodeChanged(state);
+    this.#options.listener.nodeChanged(state, previous);
   }
 
   /** The node takes its first message (a trigger: it starts). */
