@@ -286,17 +286,15 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
     const going = await start(running, 'delayed');
     running.child.kill('SIGTERM');
     // The server no longer admits starts while it drains.
-    await eventually(
+    const refused = await eventually(
       () =>
         http(running, 'POST', '/api/workflow/start', {
           sessionId: 's',
           workflowId: 'delayed',
-        }).then(
-          (answer) => answer.status,
-          () => 0,
-        ),
-      (status) => status === 429,
+        }).catch(() => ({ status: 0, json: null })),
+      (answer) => answer.status === 429,
     );
+    expect(refused.json.message).toBe('The server is shutting down');
     expect(await running.exited()).toBe(0);
 
     running = await boot();
