@@ -148,4 +148,34 @@ describe('the file execution log', () => {
     expect(Date.now() - began).toBeGreaterThanOrEqual(150);
     expect(Date.now() - began).toBeLessThan(2000);
   });
+
+  it('writes events appended while a compaction waits into the new file, never the replaced one', async () => {
+    const prototype = await fileHandlePrototype();
+    const log = make();
+    await log.open();
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const syncs = vi.spyOn(prototype, 'sync').mockImplementationOnce(() => held);
+    log.append(started('old'));
+    await vi.waitFor(() => {
+      expect(syncs).toHaveBeenCalledTimes(1);
+    });
+    // A batch is on its way; one more event waits; the compaction stands for both.
+    log.append(started('queued'));
+    const compacted = log.compact([started('old'), started('queued')]);
+    log.append(started('after'));
+    release();
+    await compacted;
+    await log.durableNow();
+    expect(log.pending).toBe(0);
+    await log.close(5000);
+    const events = await make().open();
+    expect(events.map((event) => (event as { executionId: string }).executionId)).toEqual([
+      'old',
+      'queued',
+      'after',
+    ]);
+  });
 });

@@ -1,6 +1,8 @@
 // The durable execution log (`SVC_EXECUTION_LOG_DIR`): one JSON line per event in
 // `execution-log.jsonl`. Appends are queued and written with group commit: one write and one
-// fsync serve every event queued while the previous batch was on its way to the disk.
+// fsync serve every event queued while the previous batch was on its way to the disk. One
+// pump does all the writing, compactions included, so an event appended while the file is
+// being replaced always lands in the new file.
 import { mkdir, open, readFile, truncate } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,15 +24,15 @@ export class FileExecutionLog implements ExecutionLogStore {
   readonly #file: string;
   readonly #options: FileExecutionLogOptions;
   #handle: FileHandle | undefined;
-  /** Events queued since the last batch left, as lines, with their events for failure counts. */
-  #queued: string[] = [];
-  #queuedEvents: ExecutionLogEvent[] = [];
-  /** The batch on its way to the disk; the next one starts when it settles. */
-  #writing: Promise<void> | undefined;
-  /** Events of the batch on its way to the disk. */
-  #inFlight = 0;
-  /** Compaction swaps the file: appends wait until the new file is in place. */
-  #compacting: Promise<void> | undefined;
+  /** Events appended and not yet taken by the pump, oldest first. */
+  #queued: { readonly line: string; readonly event: ExecutionLogEvent }[] = [];
+  /** A compaction waiting for the pump; `covered` queued events are part of its content. */
+  #compaction: Compaction | undefined;
+  #pumping = false;
+  /** Events appended so far, and those written or failed: `durableNow` waits on these. */
+  #appended = 0;
+  #settled = 0;
+  #waiters: Waiter[] = [];
   #closed = false;
 
   constructor(options: FileExecutionLogOptions) {
@@ -75,39 +77,31 @@ export class FileExecutionLog implements ExecutionLogStore {
       this.#options.onAppendFailed(appendFailureType(event));
       return;
     }
-    this.#queued.push(JSON.stringify(event));
-    this.#queuedEvents.push(event);
-    this.#writing ??= this.#drain();
+    this.#queued.push({ line: JSON.stringify(event), event });
+    this.#appended++;
+    this.#pump();
   }
 
   get pending(): number {
-    return this.#queued.length + this.#inFlight;
+    return this.#appended - this.#settled;
   }
 
+  /** Resolves once every event appended so far is on storage, or has failed. */
   durableNow(): Promise<void> {
-    return this.#writing ?? Promise.resolve();
+    const target = this.#appended;
+    if (this.#settled >= target) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#waiters.push({ target, resolve });
+    });
   }
 
-  async compact(events: readonly ExecutionLogEvent[]): Promise<void> {
-    // What is queued now is part of `events`; it need not be written to the old file.
-    this.#queued = [];
-    this.#queuedEvents = [];
-    await this.#writing;
-    let done: () => void = () => undefined;
-    this.#compacting = new Promise((resolve) => {
-      done = resolve;
+  /** `events` stand for everything appended so far, those still queued included. */
+  compact(events: readonly ExecutionLogEvent[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#compaction?.resolve();
+      this.#compaction = { events, covered: this.#queued.length, resolve, reject };
+      this.#pump();
     });
-    try {
-      const content = events.map((event) => `${JSON.stringify(event)}\n`).join('');
-      await this.#handle?.close();
-      this.#handle = undefined;
-      await writeFileAtomic(this.#file, content);
-      this.#handle = await open(this.#file, 'a');
-    } finally {
-      this.#compacting = undefined;
-      done();
-    }
-    if (this.#queued.length > 0) this.#writing ??= this.#drain();
   }
 
   async close(timeoutMs: number): Promise<void> {
@@ -124,28 +118,87 @@ export class FileExecutionLog implements ExecutionLogStore {
     this.#handle = undefined;
   }
 
-  /** Writes batches until nothing is queued. */
-  async #drain(): Promise<void> {
+  #pump(): void {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    void this.#run().finally(() => {
+      this.#pumping = false;
+      if (!this.#closed && (this.#queued.length > 0 || this.#compaction !== undefined)) {
+        this.#pump();
+      }
+    });
+  }
+
+  /** Writes batches and compactions, one at a time, until nothing waits. */
+  async #run(): Promise<void> {
     // Let the current turn of the event loop queue more: they share the batch.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.#queued.length > 0) {
-      if (this.#compacting !== undefined) await this.#compacting;
-      const lines = this.#queued;
-      const events = this.#queuedEvents;
+    for (;;) {
+      if (this.#closed) return;
+      const compaction = this.#compaction;
+      if (compaction !== undefined) {
+        this.#compaction = undefined;
+        await this.#replace(compaction);
+        continue;
+      }
+      if (this.#queued.length === 0) return;
+      const batch = this.#queued;
       this.#queued = [];
-      this.#queuedEvents = [];
-      this.#inFlight = events.length;
       try {
         const handle = this.#handle;
         if (handle === undefined) throw new Error('The execution log is not open');
-        await writeAll(handle, Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
+        const text = batch.map((queued) => queued.line).join('\n');
+        await writeAll(handle, Buffer.from(`${text}\n`, 'utf8'));
         await handle.sync();
       } catch {
-        for (const event of events) this.#options.onAppendFailed(appendFailureType(event));
-      } finally {
-        this.#inFlight = 0;
+        for (const queued of batch) this.#options.onAppendFailed(appendFailureType(queued.event));
       }
+      this.#settle(batch.length);
     }
-    this.#writing = undefined;
   }
+
+  /**
+   * Replaces the file with the compaction's events; the queued events it covers are then on
+   * storage. A failed replacement leaves the old file, and the queued events go on to it.
+   */
+  async #replace(compaction: Compaction): Promise<void> {
+    try {
+      const content = compaction.events.map((event) => `${JSON.stringify(event)}\n`).join('');
+      await writeFileAtomic(this.#file, content);
+      const old = this.#handle;
+      this.#handle = await open(this.#file, 'a');
+      await old?.close().catch(() => undefined);
+    } catch (error) {
+      compaction.reject(error);
+      return;
+    }
+    const covered = this.#queued.splice(0, compaction.covered);
+    this.#settle(covered.length);
+    compaction.resolve();
+  }
+
+  #settle(count: number): void {
+    this.#settled += count;
+    if (this.#waiters.length === 0) return;
+    const waiting: Waiter[] = [];
+    for (const waiter of this.#waiters) {
+      if (this.#settled >= waiter.target) waiter.resolve();
+      else waiting.push(waiter);
+    }
+    this.#waiters = waiting;
+  }
+}
+
+interface Waiter {
+  /** Resolved once this many events are settled. */
+  readonly target: number;
+  readonly resolve: () => void;
+}
+
+interface Compaction {
+  readonly events: readonly ExecutionLogEvent[];
+  /** Events queued when the compaction was asked for: they are part of `events`. */
+  readonly covered: number;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
 }
