@@ -267,6 +267,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await fastify.ready();
   // SPEC "Recover conditions": on boot with a durable execution log.
   await executions.boot({ autoResume: settings['svc.restart.auto-resume'] });
+  desk.audit.restore(journal.controls().map((control) => control.entry));
 
   const close = async (): Promise<void> => {
     ruleSupervisors.close();

@@ -403,4 +403,30 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
     expect(running.output()).toContain('Interrupted run not resumed');
     expect(running.output()).toContain(changed);
   });
+
+  it('lists the control commands recorded before a restart in the audit (SPEC Events 8)', async () => {
+    let running = await boot();
+    await define(running, [slow]);
+    const id = await start(running, 'slow');
+    expect((await http(running, 'POST', `/api/executions/${id}/stop`)).status).toBe(200);
+    await ended(running, id);
+    expect((await http(running, 'POST', `/api/executions/${id}/stop`)).status).toBe(409);
+    expect((await http(running, 'POST', '/api/scheduler/limits?maxConcurrent=5')).status).toBe(200);
+    const before = (await http(running, 'GET', '/api/control/audit')).json.data;
+    expect(before.map((entry: { command: string }) => entry.command)).toEqual([
+      'SCHEDULER_LIMITS',
+      'STOP',
+      'STOP',
+    ]);
+    await crash(running);
+
+    running = await boot();
+    const after = await http(running, 'GET', '/api/control/audit');
+    expect(after.json.data).toEqual(before);
+    const ofRun = await http(running, 'GET', `/api/control/audit?executionId=${id}`);
+    expect(ofRun.json.data.map((entry: { outcome: string }) => entry.outcome)).toEqual([
+      'REFUSED',
+      'APPLIED',
+    ]);
+  });
 });

@@ -68,6 +68,22 @@ export class AuditLog {
     return entry;
   }
 
+  /**
+   * Puts back entries recorded before a restart (the execution log keeps them), oldest first,
+   * before any new one; they are not recorded again. What is not an audit entry is skipped.
+   */
+  restore(entries: readonly unknown[]): void {
+    // An entry recorded since the boot (an automatic resume) is in the log already.
+    const present = new Set(this.#entries.map((entry) => entry.id));
+    const restored = entries.filter(
+      (entry): entry is AuditEntry => isAuditEntry(entry) && !present.has(entry.id),
+    );
+    this.#entries.unshift(...restored.slice(-this.#capacity));
+    if (this.#entries.length > this.#capacity) {
+      this.#entries.splice(0, this.#entries.length - this.#capacity);
+    }
+  }
+
   /** Newest first. */
   list(query: AuditQuery): AuditEntry[] {
     const found: AuditEntry[] = [];
@@ -79,4 +95,22 @@ export class AuditLog {
     }
     return found;
   }
+}
+
+const nullableString = (value: unknown): boolean => value === null || typeof value === 'string';
+
+/** An entry as `record` made it, read back from the execution log. */
+export function isAuditEntry(value: unknown): value is AuditEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  return (
+    typeof entry.id === 'string' &&
+    typeof entry.timestamp === 'string' &&
+    typeof entry.command === 'string' &&
+    (entry.outcome === 'APPLIED' || entry.outcome === 'REFUSED') &&
+    nullableString(entry.executionId) &&
+    nullableString(entry.nodeId) &&
+    nullableString(entry.reason) &&
+    nullableString(entry.actor)
+  );
 }

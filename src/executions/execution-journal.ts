@@ -50,12 +50,17 @@ export interface ExecutionJournalOptions {
 
 export const ABORTED_MESSAGE = 'The server stopped while the run was going';
 
+/** Control commands about no execution (scheduler limit changes) that the log keeps. */
+const OTHER_CONTROLS = 1_000;
+
 export class ExecutionJournal {
   readonly #options: ExecutionJournalOptions;
   readonly #store: ExecutionLogStore | undefined;
   /** In acceptance order, oldest first. */
   readonly #runs = new Map<string, RunHistory>();
   #limits: LimitsEvent | undefined;
+  /** Control commands about no execution, oldest first, the newest `OTHER_CONTROLS`. */
+  #otherControls: ControlEvent[] = [];
   #sinceCompaction = 0;
   #compaction: Promise<void> | undefined;
   /** Closed: what happens after is not recorded (runs still going become ABORTED). */
@@ -80,6 +85,13 @@ export class ExecutionJournal {
 
   run(executionId: string): RunHistory | undefined {
     return this.#runs.get(executionId);
+  }
+
+  /** Every control command the log keeps, oldest first: the audit of a server that restarts. */
+  controls(): ControlEvent[] {
+    const all = [...this.#otherControls];
+    for (const run of this.#runs.values()) all.push(...run.controls);
+    return all.sort((a, b) => a.at - b.at);
   }
 
   /**
@@ -182,7 +194,12 @@ export class ExecutionJournal {
         this.#limits = event;
         return;
       case 'control':
-        if (event.executionId !== null) this.#runs.get(event.executionId)?.controls.push(event);
+        if (event.executionId !== null) {
+          this.#runs.get(event.executionId)?.controls.push(event);
+          return;
+        }
+        this.#otherControls.push(event);
+        if (this.#otherControls.length > OTHER_CONTROLS) this.#otherControls.shift();
         return;
       case 'run.started':
         this.#with(event, (run) => (run.started = event));
@@ -226,6 +243,7 @@ export class ExecutionJournal {
     this.#sinceCompaction = 0;
     const events: ExecutionLogEvent[] = [];
     if (this.#limits !== undefined) events.push(this.#limits);
+    events.push(...this.#otherControls);
     for (const run of this.#runs.values()) {
       events.push(run.accepted);
       if (run.started !== undefined) events.push(run.started);
