@@ -2,9 +2,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, isAppError } from '../core/index.js';
+import { AppError } from '../core/index.js';
 import type { ExecutionManager } from '../executions/index.js';
-import type { AuditLog, Supervisors } from '../events/index.js';
+import { audited } from '../services/index.js';
+import type { ControlDesk } from '../services/index.js';
 import { respond } from './reply.js';
 
 const auditQuery = z.object({
@@ -46,90 +47,6 @@ export function registerControlRoutes(
 /** The actor SPEC's audit names for the caller; null when none is recorded. */
 export function auditActor(request: FastifyRequest): string | null {
   return request.principal?.actor ?? null;
-}
-
-/** What every control command passes through: supervisors' review, then the audit. */
-export interface ControlDesk {
-  readonly audit: AuditLog;
-  readonly supervisors: Supervisors;
-  /** The session of an execution, for supervisors' session rules. */
-  readonly sessionOf: (executionId: string) => string | null;
-}
-
-/**
- * Runs a control command after the supervisors reviewed it, and records it in the audit,
- * applied or refused (with the reason of the refusal); the command's own answer or error is
- * passed on.
- */
-export function audited<T>(
-  desk: ControlDesk,
-  request: FastifyRequest,
-  target: AuditTarget,
-  command: () => T,
-): T {
-  const review = reviewed(desk, request, target);
-  try {
-    const result = command();
-    review.applied();
-    return result;
-  } catch (error) {
-    review.refused(error);
-    throw error;
-  }
-}
-
-/** `audited` for a command that answers later: recorded once it is applied or refused. */
-export async function auditedAsync<T>(
-  desk: ControlDesk,
-  request: FastifyRequest,
-  target: AuditTarget,
-  command: () => Promise<T>,
-): Promise<T> {
-  const review = reviewed(desk, request, target);
-  try {
-    const result = await command();
-    review.applied();
-    return result;
-  } catch (error) {
-    review.refused(error);
-    throw error;
-  }
-}
-
-interface AuditTarget {
-  readonly command: string;
-  readonly executionId?: string | null;
-  readonly nodeId?: string | null;
-}
-
-/** The supervisors' review of a command; a refusal throws when the command is run. */
-function reviewed(
-  desk: ControlDesk,
-  request: FastifyRequest,
-  target: AuditTarget,
-): { applied(): void; refused(error: unknown): void } {
-  const actor = auditActor(request);
-  const refusedBy = desk.supervisors.review({
-    command: target.command,
-    actor,
-    sessionId: target.executionId == null ? null : desk.sessionOf(target.executionId),
-    nodeId: target.nodeId ?? null,
-  });
-  if (refusedBy !== null) {
-    const refusal = new AppError('SUPERVISOR_REFUSED', { params: { id: refusedBy } });
-    desk.audit.record({ ...target, outcome: 'REFUSED', reason: refusal.message, actor });
-    throw refusal;
-  }
-  return {
-    applied: () => desk.audit.record({ ...target, outcome: 'APPLIED', actor }),
-    refused: (error) =>
-      desk.audit.record({
-        ...target,
-        outcome: 'REFUSED',
-        reason: isAppError(error) ? error.message : 'Failed unexpectedly',
-        actor,
-      }),
-  };
 }
 
 const RUN_ACTIONS = { pause: 'PAUSE', resume: 'RESUME', step: 'STEP' } as const;
@@ -185,7 +102,7 @@ export function registerExecutionControlRoutes(
       { schema: { params: z.object({ id: z.string() }) } },
       (request, reply) => {
         const { id } = request.params;
-        const entry = audited(desk, request, { command: action, executionId: id }, () =>
+        const entry = audited(desk, auditActor(request), { command: action, executionId: id }, () =>
           executions.control(id, action),
         );
         return Promise.resolve(
@@ -205,12 +122,17 @@ export function registerExecutionControlRoutes(
       },
       (request, reply) => {
         const { id, nodeId } = request.params;
-        const entry = audited(desk, request, { command: action, executionId: id, nodeId }, () => {
-          if (request.body !== undefined && Object.keys(request.body).length > 0) {
-            throw new AppError('APPROVAL_ON_CONTROL', { params: { executionId: id, nodeId } });
-          }
-          return executions.controlNode(id, nodeId, action);
-        });
+        const entry = audited(
+          desk,
+          auditActor(request),
+          { command: action, executionId: id, nodeId },
+          () => {
+            if (request.body !== undefined && Object.keys(request.body).length > 0) {
+              throw new AppError('APPROVAL_ON_CONTROL', { params: { executionId: id, nodeId } });
+            }
+            return executions.controlNode(id, nodeId, action);
+          },
+        );
         const node = entry.nodes.find((candidate) => candidate.nodeId === nodeId);
         return Promise.resolve(
           respond(reply, 200, `Node ${path} applied`, {
@@ -227,8 +149,11 @@ export function registerExecutionControlRoutes(
     { schema: { params: z.object({ id: z.string(), nodeId: z.string() }), body: signalBody } },
     (request, reply) => {
       const { id, nodeId } = request.params;
-      const approval = audited(desk, request, { command: 'SIGNAL', executionId: id, nodeId }, () =>
-        executions.signal(id, nodeId, request.body),
+      const approval = audited(
+        desk,
+        auditActor(request),
+        { command: 'SIGNAL', executionId: id, nodeId },
+        () => executions.signal(id, nodeId, request.body),
       );
       return Promise.resolve(
         respond(reply, 200, request.body.approved ? 'Approved' : 'Rejected', {
@@ -274,8 +199,11 @@ export function registerExecutionControlRoutes(
     { schema: { params: z.object({ id: z.string() }), body: breakpointsBody } },
     (request, reply) => {
       const { id } = request.params;
-      const nodeIds = audited(desk, request, { command: 'BREAKPOINTS', executionId: id }, () =>
-        executions.setBreakpoints(id, request.body.nodeIds),
+      const nodeIds = audited(
+        desk,
+        auditActor(request),
+        { command: 'BREAKPOINTS', executionId: id },
+        () => executions.setBreakpoints(id, request.body.nodeIds),
       );
       return Promise.resolve(respond(reply, 200, 'Breakpoints set', { nodeIds }));
     },

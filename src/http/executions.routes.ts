@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../core/index.js';
-import type { ExecutionEntry, ExecutionManager, ExecutionRegistry } from '../executions/index.js';
-import { audited } from './control.routes.js';
-import type { ControlDesk } from './control.routes.js';
+import type { ExecutionManager, ExecutionRegistry } from '../executions/index.js';
+import { audited, executionInSession, progressSnapshot } from '../services/index.js';
+import type { ControlDesk } from '../services/index.js';
+import { auditActor } from './control.routes.js';
 import { respond } from './reply.js';
 
 const STATUSES = [
@@ -202,7 +203,7 @@ export function registerExecutionRoutes(
     (request, reply) => {
       const entry = audited(
         desk,
-        request,
+        auditActor(request),
         { command: 'PRIORITY', executionId: request.params.id },
         () => executions.setPriority(request.params.id, request.query.priority),
       );
@@ -221,7 +222,7 @@ export function registerExecutionRoutes(
     (request, reply) => {
       const entry = audited(
         desk,
-        request,
+        auditActor(request),
         { command: 'STOP', executionId: request.params.id },
         () => executions.stop(request.params.id, 'Stopped by request'),
       );
@@ -245,7 +246,7 @@ export function registerExecutionRoutes(
       const changes = Object.fromEntries(
         Object.entries(request.query).filter(([, value]) => value !== undefined),
       );
-      const limits = audited(desk, request, { command: 'SCHEDULER_LIMITS' }, () =>
+      const limits = audited(desk, auditActor(request), { command: 'SCHEDULER_LIMITS' }, () =>
         executions.setLimits(changes),
       );
       // The change is applied again after a restart: it is durable before it is answered.
@@ -283,8 +284,10 @@ export function registerExecutionRoutes(
     '/api/workflow/:sessionId/status/:id',
     { schema: { params: sessionExecutionParams } },
     (request, reply) => {
-      const entry = inSession(executions, request.params.sessionId, request.params.id);
-      return Promise.resolve(respond(reply, 200, 'Execution status', snapshot(registry, entry)));
+      const entry = executionInSession(executions, request.params.sessionId, request.params.id);
+      return Promise.resolve(
+        respond(reply, 200, 'Execution status', progressSnapshot(registry, entry)),
+      );
     },
   );
 
@@ -314,33 +317,4 @@ function idempotencyKey(
 ): string | undefined {
   const key = headers['idempotency-key'];
   return typeof key === 'string' && key !== '' ? key : undefined;
-}
-
-/** An execution of another session is answered like an unknown one (SPEC Errors, 404). */
-function inSession(
-  executions: ExecutionManager,
-  sessionId: string,
-  executionId: string,
-): ExecutionEntry {
-  const entry = executions.require(executionId);
-  if (entry.sessionId !== sessionId)
-    throw new AppError('EXECUTION_NOT_FOUND', { params: { executionId } });
-  return entry;
-}
-
-function snapshot(registry: ExecutionRegistry, entry: ExecutionEntry) {
-  const record = registry.toRecord(entry);
-  const counts: Record<string, number> = {};
-  for (const node of entry.nodes) counts[node.status] = (counts[node.status] ?? 0) + 1;
-  const finished = entry.nodes.filter((node) => node.endedAt !== null).length;
-  return {
-    ...record,
-    progress: {
-      nodesTotal: entry.nodes.length,
-      nodesFinished: finished,
-      percent: entry.nodes.length === 0 ? 0 : Math.round((100 * finished) / entry.nodes.length),
-      byStatus: counts,
-      results: registry.resultsOf(entry).length,
-    },
-  };
 }

@@ -15,11 +15,9 @@ export type { ActuatorOptions } from './actuator.routes.js';
 export { API_VERSION, registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 export {
   auditActor,
-  audited,
   registerControlRoutes,
   registerExecutionControlRoutes,
 } from './control.routes.js';
-export type { ControlDesk } from './control.routes.js';
 export { registerEventRoutes } from './events.routes.js';
 export { registerRestartRoutes } from './restart.routes.js';
 export { SseStream, lastEventId } from './sse.js';

@@ -1,11 +1,12 @@
 // Restart, restart from a node, retry a node, recover and checkpoints (SPEC "Execution
 // calls", "Restart rules", "Recover conditions"; CONTRACT sections 3 and 4).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ExecutionManager, RestartMode } from '../executions/index.js';
-import { auditedAsync } from './control.routes.js';
-import type { ControlDesk } from './control.routes.js';
+import { auditedAsync } from '../services/index.js';
+import type { ControlDesk } from '../services/index.js';
+import { auditActor } from './control.routes.js';
 import { respond } from './reply.js';
 
 const executionParams = z.object({ id: z.string() });
@@ -19,14 +20,14 @@ export function registerRestartRoutes(
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   const restart = (
-    request: Parameters<typeof auditedAsync>[1],
+    request: FastifyRequest,
     command: string,
     executionId: string,
     mode: RestartMode,
   ) =>
     auditedAsync(
       desk,
-      request,
+      auditActor(request),
       { command, executionId, nodeId: mode.kind === 'whole' ? null : mode.nodeId },
       () => executions.restart(executionId, mode),
     );
@@ -83,7 +84,7 @@ export function registerRestartRoutes(
         'Execution recovered',
         await auditedAsync(
           desk,
-          request,
+          auditActor(request),
           { command: 'RECOVER', executionId: request.params.id },
           () => executions.recover(request.params.id),
         ),

@@ -8,3 +8,11 @@ export type {
   VersionView,
   WorkflowSummary,
 } from './session-service.js';
+export { audited, auditedAsync } from './control-desk.js';
+export type { AuditTarget, ControlDesk } from './control-desk.js';
+export {
+  createSessionSchema,
+  workflowDefinitionBodySchema,
+  workflowDefinitionSchema,
+} from './api-schemas.js';
+export { executionInSession, progressSnapshot } from './execution-views.js';
