@@ -35,6 +35,7 @@ import {
   registerSessionRoutes,
   registerWorkflowRoutes,
 } from './http/index.js';
+import { MCP_TOOLS, registerMcpEndpoint } from './mcp/index.js';
 import { Meters, createLoggers } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry } from './plugins/index.js';
@@ -242,6 +243,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   registerControlRoutes(fastify, desk, executions);
   registerExecutionControlRoutes(fastify, executions, desk);
   registerRestartRoutes(fastify, executions, desk);
+  if (settings['svc.mcp.enabled']) {
+    registerMcpEndpoint(fastify, {
+      deps: { sessions, executions, registry, plugins, desk },
+      tools: MCP_TOOLS,
+      version: buildInfo.version,
+      logger: loggers.app,
+    });
+  }
   registerEventRoutes(fastify, {
     bus,
     feeds: new EventFeeds(bus, { capacity: SSE_QUEUED, frame: (event) => event.frame() }),

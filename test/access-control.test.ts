@@ -79,6 +79,9 @@ async function statusOnly(
 function expectation(key: TestKey, rule: RouteRule, ownSession: boolean): Expectation {
   if (rule.scope === 'open') return 'allowed';
   if (key.key === null) return 401;
+  // The tool endpoint lets every valid key in; each tool checks role and sessions
+  // (test/mcp.test.ts holds every tool against every kind of key).
+  if (rule.scope === 'tool') return 'allowed';
   if (!roleAllows(key.role, rule.role)) return 403;
   if (key.sessions === null) return 'allowed';
   if (rule.scope === 'global') return 403;
@@ -113,7 +116,7 @@ describe('Authorization matrix: every route against every kind of key (SPEC Role
       expect(routeRule(route.method, route.url), `${route.method} ${route.url}`).toBeDefined();
     }
     for (const rule of ROUTE_RULES) {
-      if (rule.scope === 'open') continue;
+      if (rule.scope === 'open' || rule.scope === 'tool') continue;
       expect(requiredRole(rule.method, rule.url.replace(/:\w+/g, 'x'))).toBe(rule.role);
     }
   });
@@ -144,7 +147,10 @@ describe('Authorization matrix: every route against every kind of key (SPEC Role
   }
 
   const cases = ROUTE_RULES.flatMap((rule) =>
-    (rule.scope === 'global' ? [true] : [true, false]).map((own) => ({ rule, own })),
+    (rule.scope === 'global' || rule.scope === 'tool' ? [true] : [true, false]).map((own) => ({
+      rule,
+      own,
+    })),
   );
 
   it.each(

@@ -3,8 +3,11 @@
 // route missing from it is refused to any key rather than let through.
 import type { Role } from './key-ring.js';
 
-/** What a session-limited key may do with a route (SPEC "Roles", session-limited keys). */
-export type ScopeRule = 'session' | 'execution' | 'global' | 'open';
+/**
+ * What a session-limited key may do with a route (SPEC "Roles", session-limited keys); `tool`:
+ * the tool endpoint, where any valid key gets in and each tool checks role and sessions.
+ */
+export type ScopeRule = 'session' | 'execution' | 'global' | 'open' | 'tool';
 
 export interface RouteRule {
   readonly method: string;
@@ -95,6 +98,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('POST', '/actuator/loggers/:name', 'ADMIN', 'global'),
   rule('GET', '/actuator/mappings', 'ADMIN', 'global'),
   rule('GET', '/actuator/threaddump', 'ADMIN', 'global'),
+  rule('POST', '/mcp', 'VIEWER', 'tool'),
   rule('GET', '/v3/api-docs', 'VIEWER', 'open'),
   rule('GET', '/swagger-ui.html', 'VIEWER', 'open'),
 ];

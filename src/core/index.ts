@@ -19,3 +19,4 @@ export type { IdGenerator } from './ids.js';
 export { ManualClock, isoTimestamp, systemClock } from './clock.js';
 export type { Clock } from './clock.js';
 export { KeyedLock } from './keyed-lock.js';
+export { STATUS_BY_CODE, statusOf } from './error-status.js';

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../core/index.js';
 import type { ExecutionManager } from '../executions/index.js';
-import { audited } from '../services/index.js';
+import { audited, controlBusStatus } from '../services/index.js';
 import type { ControlDesk } from '../services/index.js';
 import { respond } from './reply.js';
 
@@ -31,16 +31,7 @@ export function registerControlRoutes(
     Promise.resolve(respond(reply, 200, 'Supervisors', desk.supervisors.list())),
   );
   api.get('/api/control/status', (_request, reply) =>
-    Promise.resolve(
-      respond(reply, 200, 'Control bus status', {
-        running: executions.running,
-        queued: executions.queued,
-        limits: executions.limits,
-        supervisors: desk.supervisors.list(),
-        // One server without high availability is always the leader.
-        leader: true,
-      }),
-    ),
+    Promise.resolve(respond(reply, 200, 'Control bus status', controlBusStatus(executions, desk))),
   );
 }
 

@@ -1,44 +1,10 @@
-// The one place where error codes become HTTP statuses (STYLE "Errors"). A code missing from
-// the table does not compile.
+// Error codes become HTTP statuses through the one table in core, shared with the tool
+// endpoint's refusals.
+import { STATUS_BY_CODE, statusOf } from '../core/index.js';
 import type { ErrorCode } from '../core/index.js';
 
-export const HTTP_STATUS_BY_CODE = {
-  INVALID_REQUEST_BODY: 400,
-  VALIDATION_FAILED: 400,
-  MISSING_PARAMETER: 400,
-  BAD_REQUEST: 400,
-  WORKFLOW_INVALID: 400,
-  SESSION_NOT_FOUND: 404,
-  SESSION_ALREADY_EXISTS: 409,
-  WORKFLOW_NOT_FOUND: 404,
-  VERSION_NOT_FOUND: 404,
-  EXECUTION_NOT_FOUND: 404,
-  NODE_NOT_FOUND: 404,
-  NODE_NOT_CONTROLLABLE: 404,
-  NOT_A_PROCESSOR: 400,
-  EXECUTION_NOT_ACTIVE: 409,
-  EXECUTION_NOT_PAUSED: 409,
-  NOT_WAITING_FOR_SLOT: 400,
-  NOT_RESTARTABLE: 404,
-  RESTART_REFUSED: 400,
-  RESTART_IN_PROGRESS: 409,
-  RESTART_NOT_ACCEPTED: 503,
-  RECOVER_REFUSED: 409,
-  SIGNAL_NOT_EXPECTED: 409,
-  SUPERVISOR_REFUSED: 403,
-  APPROVAL_ON_CONTROL: 403,
-  ADMISSION_REFUSED: 429,
-  PLUGIN_TYPE_NOT_FOUND: 404,
-  ROUTE_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  SETTINGS_INVALID: 500,
-  STORE_DAMAGED: 500,
-  STORE_FAILED: 500,
-  INTERNAL: 500,
-} as const satisfies Record<ErrorCode, number>;
+export const HTTP_STATUS_BY_CODE = STATUS_BY_CODE;
 
 export function httpStatusOf(code: ErrorCode): number {
-  return HTTP_STATUS_BY_CODE[code];
+  return statusOf(code);
 }

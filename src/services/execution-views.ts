@@ -1,6 +1,19 @@
 // Views of executions that the REST API and the tool endpoint answer alike.
 import { AppError } from '../core/index.js';
 import type { ExecutionEntry, ExecutionManager, ExecutionRegistry } from '../executions/index.js';
+import type { ControlDesk } from './control-desk.js';
+
+/** CONTRACT 4 `GET /api/control/status`: running, queued, limits, supervisors, leader. */
+export function controlBusStatus(executions: ExecutionManager, desk: ControlDesk) {
+  return {
+    running: executions.running,
+    queued: executions.queued,
+    limits: executions.limits,
+    supervisors: desk.supervisors.list(),
+    // One server without high availability is always the leader.
+    leader: true,
+  };
+}
 
 /** An execution of another session is answered like an unknown one (SPEC Errors, 404). */
 export function executionInSession(

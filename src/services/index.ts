@@ -15,4 +15,4 @@ export {
   workflowDefinitionBodySchema,
   workflowDefinitionSchema,
 } from './api-schemas.js';
-export { executionInSession, progressSnapshot } from './execution-views.js';
+export { controlBusStatus, executionInSession, progressSnapshot } from './execution-views.js';

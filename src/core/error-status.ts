@@ -1,0 +1,45 @@
+// The status each error code is answered with: by the REST API, and at the start of a refusal
+// of the tool endpoint (CONTRACT 4), so both edges say the same. A code missing from the
+// table does not compile (STYLE "Errors").
+import type { ErrorCode } from './errors.js';
+
+export const STATUS_BY_CODE = {
+  INVALID_REQUEST_BODY: 400,
+  VALIDATION_FAILED: 400,
+  MISSING_PARAMETER: 400,
+  BAD_REQUEST: 400,
+  WORKFLOW_INVALID: 400,
+  SESSION_NOT_FOUND: 404,
+  SESSION_ALREADY_EXISTS: 409,
+  WORKFLOW_NOT_FOUND: 404,
+  VERSION_NOT_FOUND: 404,
+  EXECUTION_NOT_FOUND: 404,
+  NODE_NOT_FOUND: 404,
+  NODE_NOT_CONTROLLABLE: 404,
+  NOT_A_PROCESSOR: 400,
+  EXECUTION_NOT_ACTIVE: 409,
+  EXECUTION_NOT_PAUSED: 409,
+  NOT_WAITING_FOR_SLOT: 400,
+  NOT_RESTARTABLE: 404,
+  RESTART_REFUSED: 400,
+  RESTART_IN_PROGRESS: 409,
+  RESTART_NOT_ACCEPTED: 503,
+  RECOVER_REFUSED: 409,
+  SIGNAL_NOT_EXPECTED: 409,
+  SUPERVISOR_REFUSED: 403,
+  APPROVAL_ON_CONTROL: 403,
+  ADMISSION_REFUSED: 429,
+  PLUGIN_TYPE_NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  SETTINGS_INVALID: 500,
+  STORE_DAMAGED: 500,
+  STORE_FAILED: 500,
+  INTERNAL: 500,
+} as const satisfies Record<ErrorCode, number>;
+
+export function statusOf(code: ErrorCode): number {
+  return STATUS_BY_CODE[code];
+}

@@ -1,0 +1,93 @@
+// A tool of the endpoint: its name, the role it needs (SPEC "Tool endpoint"), what a
+// session-limited key must show to use it, its input and what it does. Tools answer the data
+// of the REST call they stand for (CONTRACT 4).
+import { z } from 'zod';
+import type { Role } from '../auth/index.js';
+import { AppError } from '../core/index.js';
+import { parseFields } from '../engine/index.js';
+import type { ExecutionManager, ExecutionRegistry } from '../executions/index.js';
+import type { PluginRegistry } from '../plugins/index.js';
+import type { ControlDesk, SessionService } from '../services/index.js';
+
+/**
+ * What a session-limited key needs (SPEC "Roles"): `session` and `execution` tools take a
+ * `sessionId` argument it may reach (an execution must belong to it), `global` tools are
+ * refused to it, `open` tools answer anyone.
+ */
+export type ToolScope = 'session' | 'execution' | 'global' | 'open';
+
+export interface ToolDeps {
+  readonly sessions: SessionService;
+  readonly executions: ExecutionManager;
+  readonly registry: ExecutionRegistry;
+  readonly plugins: PluginRegistry;
+  readonly desk: ControlDesk;
+}
+
+/** Who calls a tool, for the audit and for version authors. */
+export interface ToolCaller {
+  /** SPEC "Audit actor naming"; null when none is recorded. */
+  readonly actor: string | null;
+  /** The author of versions the call saves: the actor, or `anonymous`. */
+  readonly author: string;
+}
+
+/** The arguments every scoped tool reads, once parsed. */
+export interface ToolArguments {
+  readonly sessionId?: string | undefined;
+  readonly executionId?: string | undefined;
+}
+
+export interface Tool {
+  readonly name: string;
+  readonly role: Role;
+  readonly scope: ToolScope;
+  readonly description: string;
+  /** JSON Schema of the arguments, as `tools/list` shows it. */
+  readonly inputSchema: { readonly type: 'object'; readonly [key: string]: unknown };
+  /** The parsed arguments; a `VALIDATION_FAILED` error names every field at fault. */
+  parse(args: unknown): ToolArguments;
+  call(input: ToolArguments, deps: ToolDeps, caller: ToolCaller): unknown;
+}
+
+/** A tool whose `run` gets its arguments typed by `input`, a strict object schema. */
+export function defineTool<Shape extends z.ZodRawShape>(spec: {
+  readonly name: string;
+  readonly role: Role;
+  readonly scope: ToolScope;
+  readonly description: string;
+  readonly input: Shape;
+  run(
+    input: z.output<z.ZodObject<Shape, z.core.$strict>>,
+    deps: ToolDeps,
+    caller: ToolCaller,
+  ): unknown;
+}): Tool {
+  const schema = z.strictObject(spec.input);
+  const inputSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  return {
+    name: spec.name,
+    role: spec.role,
+    scope: spec.scope,
+    description: `${spec.description} Needs the ${spec.role} role.`,
+    inputSchema: { ...inputSchema, type: 'object' },
+    parse(args) {
+      const parsed = parseFields(schema, args ?? {});
+      if (!parsed.ok) {
+        throw new AppError('VALIDATION_FAILED', { fieldErrors: [...parsed.errors] });
+      }
+      return parsed.value;
+    },
+    call: (input, deps, caller) =>
+      spec.run(input as z.output<z.ZodObject<Shape, z.core.$strict>>, deps, caller),
+  };
+}
+
+/** An identifier argument: a non-empty string. */
+export const id = (label: string): z.ZodString =>
+  z.string({ error: `${label} must be a string` }).min(1, `${label} must not be empty`);
+
+/** Lists are answered as `{ items }`: a tool's structured content is an object. */
+export function items<T>(list: readonly T[]): { readonly items: readonly T[] } {
+  return { items: list };
+}

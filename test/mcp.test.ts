@@ -1,0 +1,465 @@
+// SPEC "Tool endpoint" and CONTRACT 4 "MCP tools" through the official SDK client: the tools
+// by role, REST data as structured content, refusals starting with the HTTP status, and the
+// same keys, roles and session limits as the REST API.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMcp } from './support/mcp.js';
+import type { McpSession } from './support/mcp.js';
+import { startTestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+import { eventually } from './support/wait.js';
+
+const VIEWER_TOOLS = [
+  'get_session_details',
+  'list_sessions',
+  'get_execution_logs',
+  'get_execution_result',
+  'list_pending_approvals',
+  'list_workflow_versions',
+  'diff_workflow_versions',
+  'get_workflow_details',
+  'get_workflow_status',
+  'get_workflow_history',
+  'list_plugins',
+  'get_plugin_details',
+  'get_control_bus_status',
+  'get_session_creation_instructions',
+  'get_plugin_creation_guide',
+];
+const OPERATOR_TOOLS = [
+  'start_workflow',
+  'control_workflow',
+  'control_node',
+  'set_node_breakpoint',
+  'signal_node',
+  'rollback_workflow',
+  'note_workflow_version',
+];
+
+const echo = {
+  workflowId: 'echo',
+  description: 'hands its start payload to a terminal',
+  nodes: [
+    { nodeId: 'in', type: 'API_TRIGGER' },
+    { nodeId: 'shape', type: 'MAPPER', config: { expression: '{"got": $}' } },
+    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'shape' },
+    { source: 'shape', target: 'out' },
+  ],
+};
+
+const slow = {
+  workflowId: 'slow',
+  description: 'a long delay',
+  nodes: [
+    { nodeId: 'in', type: 'MANUAL' },
+    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 60_000 } },
+    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'wait' },
+    { source: 'wait', target: 'out' },
+  ],
+};
+
+describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () => {
+  let server: TestServer;
+  let mcp: McpSession;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    mcp = await connectMcp(server.baseUrl);
+  });
+  afterAll(async () => {
+    await mcp.close();
+    await server.close();
+  });
+
+  const rest = async (path: string): Promise<unknown> => (await server.call('GET', path)).json.data;
+
+  it('lists every tool of the role table, each with a JSON Schema of its arguments', async () => {
+    const { tools } = await mcp.client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining([...VIEWER_TOOLS, ...OPERATOR_TOOLS]));
+    expect(names).toEqual(expect.arrayContaining(['create_session', 'define_workflow']));
+    for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+    const start = tools.find((tool) => tool.name === 'start_workflow');
+    expect(start?.inputSchema.required).toEqual(['sessionId', 'workflowId']);
+  });
+
+  it('defines, starts and reads a workflow, answering the data of the REST calls', async () => {
+    const created = await mcp.call('create_session', {
+      sessionId: 'tools',
+      name: 'Tools',
+      initiator: 'agent',
+      workflows: [echo],
+    });
+    expect(created.isError, created.text).toBe(false);
+    expect(created.data).toEqual(await rest('/api/sessions/tools'));
+    expect(JSON.parse(created.text)).toEqual(created.data);
+
+    const started = await mcp.call('start_workflow', {
+      sessionId: 'tools',
+      workflowId: 'echo',
+      payload: { name: 'you' },
+    });
+    expect(started.data).toMatchObject({ executionId: expect.any(String) });
+    const executionId = started.data.executionId as string;
+    const status = await eventually(
+      () => mcp.call('get_workflow_status', { executionId }),
+      (answer) => answer.data.status === 'COMPLETED',
+    );
+    expect(status.data).toEqual(await rest(`/api/workflow/tools/status/${executionId}`));
+
+    const results = await mcp.call('get_execution_result', { executionId });
+    expect(results.data).toEqual({ items: await rest(`/api/executions/${executionId}/results`) });
+    expect(results.data.items[0].payload).toEqual({ got: { name: 'you' } });
+    const history = await mcp.call('get_workflow_history', { sessionId: 'tools' });
+    expect(history.data).toEqual({ items: await rest('/api/workflow/tools/history') });
+    expect(
+      (await mcp.call('get_workflow_details', { sessionId: 'tools', workflowId: 'echo' })).data,
+    ).toEqual(await rest('/api/sessions/tools/workflows/echo'));
+    expect((await mcp.call('get_plugin_details', { type: 'MAPPER' })).data).toEqual(
+      await rest('/api/plugins/MAPPER'),
+    );
+    expect((await mcp.call('get_control_bus_status')).data).toEqual(
+      await rest('/api/control/status'),
+    );
+  });
+
+  it('saves versions, notes one, diffs two and rolls back', async () => {
+    await mcp.call('create_session', { sessionId: 'versions', name: 'V', initiator: 'agent' });
+    const first = await mcp.call('define_workflow', { sessionId: 'versions', workflow: echo });
+    expect(first.data).toMatchObject({ version: 1, created: true });
+    const changed = { ...echo, description: 'changed', nodes: echo.nodes.slice(0, 1), edges: [] };
+    expect(
+      (await mcp.call('define_workflow', { sessionId: 'versions', workflow: changed })).data,
+    ).toMatchObject({
+      version: 2,
+    });
+    const noted = await mcp.call('note_workflow_version', {
+      sessionId: 'versions',
+      workflowId: 'echo',
+      version: 1,
+      note: 'the one that worked',
+    });
+    expect(noted.data).toMatchObject({ version: 1, note: 'the one that worked', current: false });
+    const versions = await mcp.call('list_workflow_versions', {
+      sessionId: 'versions',
+      workflowId: 'echo',
+    });
+    expect(versions.data).toEqual({
+      items: await rest('/api/sessions/versions/workflows/echo/versions'),
+    });
+    const diff = await mcp.call('diff_workflow_versions', {
+      sessionId: 'versions',
+      workflowId: 'echo',
+      from: 1,
+      to: '2',
+    });
+    expect(diff.data).toEqual(
+      await rest('/api/sessions/versions/workflows/echo/versions/diff?from=1&to=2'),
+    );
+    const rolledBack = await mcp.call('rollback_workflow', {
+      sessionId: 'versions',
+      workflowId: 'echo',
+      version: 1,
+    });
+    expect(rolledBack.data).toMatchObject({ version: 3, current: true });
+    expect((await rest('/api/sessions/versions/workflows/echo')) as object).toMatchObject({
+      description: echo.description,
+    });
+  });
+
+  it('steers a run with case-insensitive actions, audited like the REST calls', async () => {
+    await mcp.call('create_session', {
+      sessionId: 'steer',
+      name: 'S',
+      initiator: 'agent',
+      workflows: [slow],
+    });
+    const executionId = (
+      await mcp.call('start_workflow', { sessionId: 'steer', workflowId: 'slow' })
+    ).data.executionId as string;
+    expect((await mcp.call('control_workflow', { executionId, action: 'pause' })).data).toEqual({
+      executionId,
+      status: 'PAUSED',
+    });
+    expect((await mcp.call('control_workflow', { executionId, action: 'Resume' })).data).toEqual({
+      executionId,
+      status: 'RUNNING',
+    });
+    const breakpoint = await mcp.call('set_node_breakpoint', { executionId, nodeId: 'out' });
+    expect(breakpoint.data).toEqual({ nodeIds: ['out'] });
+    expect(await rest(`/api/executions/${executionId}/breakpoints`)).toEqual({ nodeIds: ['out'] });
+    const skipped = await mcp.call('control_node', { executionId, nodeId: 'wait', action: 'skip' });
+    expect(skipped.data).toMatchObject({ executionId, nodeId: 'wait' });
+    const restarted = await mcp.call('control_workflow', { executionId, action: 'RESTART' });
+    expect(restarted.isError, restarted.text).toBe(false);
+    expect(restarted.data.executionId).not.toBe(executionId);
+    await mcp.call('control_workflow', { executionId: restarted.data.executionId, action: 'STOP' });
+    const audit = (await rest(`/api/control/audit?executionId=${executionId}`)) as {
+      command: string;
+      outcome: string;
+    }[];
+    expect(audit.map((entry) => entry.command)).toEqual([
+      'RESTART',
+      'SKIP',
+      'BREAKPOINTS',
+      'RESUME',
+      'PAUSE',
+    ]);
+  });
+
+  it('answers a refusal as isError with the HTTP status first (CONTRACT 4)', async () => {
+    const unknown = await mcp.call('get_session_details', { sessionId: 'nothing' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/^404 Session 'nothing' does not exist/);
+    const invalid = await mcp.call('start_workflow', { sessionId: 'tools' });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.text).toMatch(/^400 Validation failed \(workflowId: /);
+    const unknownArgument = await mcp.call('list_sessions', { surprise: true });
+    expect(unknownArgument.text).toMatch(/^400 .*surprise/);
+    const stopped = await mcp.call('control_workflow', { executionId: 'nope', action: 'STOP' });
+    expect(stopped.text).toMatch(/^404 /);
+    const badAction = await mcp.call('control_workflow', { executionId: 'nope', action: 'FLY' });
+    expect(badAction.text).toMatch(/^400 .*action must be one of/);
+    await expect(mcp.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+      /Unknown tool 'no_such_tool'/,
+    );
+  });
+
+  it('answers the guides and a draft validation without saving anything', async () => {
+    const instructions = await mcp.call('get_session_creation_instructions');
+    expect(instructions.data.instructions).toContain('create_session');
+    expect(instructions.data.nodeTypes).toContain('API_TRIGGER');
+    const guide = await mcp.call('get_plugin_creation_guide');
+    expect(guide.data.guide).toContain('definePlugin');
+    const validation = await mcp.call('validate_workflow', {
+      workflow: { ...echo, nodes: echo.nodes.slice(1), edges: [echo.edges[1]] },
+    });
+    expect(validation.data).toMatchObject({ valid: false });
+    const example = instructions.data.example as { sessionId: string };
+    const created = await mcp.call('create_session', example);
+    expect(created.isError, created.text).toBe(false);
+  });
+});
+
+const KEYS = {
+  SVC_API_KEYS_0_NAME: 'viewer',
+  SVC_API_KEYS_0_KEY: 'viewer-key',
+  SVC_API_KEYS_0_ROLE: 'VIEWER',
+  SVC_API_KEYS_1_NAME: 'operator',
+  SVC_API_KEYS_1_KEY: 'operator-key',
+  SVC_API_KEYS_1_ROLE: 'OPERATOR',
+  SVC_API_KEYS_2_NAME: 'admin',
+  SVC_API_KEYS_2_KEY: 'admin-key',
+  SVC_API_KEYS_2_ROLE: 'ADMIN',
+  SVC_API_KEYS_3_NAME: 'limited',
+  SVC_API_KEYS_3_KEY: 'limited-key',
+  SVC_API_KEYS_3_ROLE: 'ADMIN',
+  SVC_API_KEYS_3_SESSIONS: 'mine',
+  SVC_MCP_API_KEY: 'tool-key',
+};
+
+describe('Tool endpoint with keys (SPEC Authentication, Roles, Audit actor naming)', () => {
+  let server: TestServer;
+  const sessions: Record<string, McpSession> = {};
+  const executions: Record<string, string> = {};
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: KEYS });
+    for (const key of ['viewer-key', 'operator-key', 'admin-key', 'limited-key', 'tool-key']) {
+      sessions[key] = await connectMcp(server.baseUrl, key);
+    }
+    const admin = sessions['admin-key'] as McpSession;
+    for (const sessionId of ['mine', 'theirs']) {
+      await admin.call('create_session', {
+        sessionId,
+        name: sessionId,
+        initiator: 'tests',
+        workflows: [slow],
+      });
+      const started = await admin.call('start_workflow', { sessionId, workflowId: 'slow' });
+      executions[sessionId] = started.data.executionId as string;
+    }
+  });
+  afterAll(async () => {
+    for (const session of Object.values(sessions)) await session.close();
+    await server.close();
+  });
+
+  const as = (key: string): McpSession => sessions[key] as McpSession;
+
+  it('refuses /mcp without a valid key with 401, and answers the same keys as the REST API', async () => {
+    const answer = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer');
+    await expect(connectMcp(server.baseUrl, 'wrong-key')).rejects.toThrow();
+    const byApiKeyHeader = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        'x-api-key': 'viewer-key',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 't', version: '1' },
+        },
+      }),
+    });
+    expect(byApiKeyHeader.status).toBe(200);
+  });
+
+  it('lets each role use exactly its tools: VIEWER reads, OPERATOR steers, ADMIN defines', async () => {
+    const mine = executions.mine as string;
+    interface ToolCall {
+      readonly name: string;
+      readonly args: Record<string, unknown>;
+    }
+    const read: ToolCall = { name: 'get_workflow_status', args: { executionId: mine } };
+    const steer = { name: 'control_workflow', args: { executionId: mine, action: 'RESUME' } };
+    const rollback = {
+      name: 'rollback_workflow',
+      args: { sessionId: 'mine', workflowId: 'slow', version: 1 },
+    };
+    const define = { name: 'define_workflow', args: { sessionId: 'mine', workflow: slow } };
+    const expectations: [string, ToolCall, boolean][] = [
+      ['viewer-key', read, true],
+      ['viewer-key', steer, false],
+      ['viewer-key', rollback, false],
+      ['viewer-key', define, false],
+      ['operator-key', read, true],
+      ['operator-key', steer, true],
+      // SPEC Versioning 3: rollback needs OPERATOR on the tool endpoint (ADMIN on REST).
+      ['operator-key', rollback, true],
+      ['operator-key', define, false],
+      ['admin-key', define, true],
+    ];
+    for (const [key, tool, allowed] of expectations) {
+      const answer = await as(key).call(tool.name, tool.args);
+      const context = `${key} ${tool.name}: ${answer.text}`;
+      if (allowed) expect(answer.text, context).not.toMatch(/^403/);
+      else expect(answer.text, context).toMatch(/^403 Tool '.*' needs the (OPERATOR|ADMIN) role/);
+    }
+    const restRollback = await server.call(
+      'POST',
+      '/api/sessions/mine/workflows/slow/versions/1/rollback',
+      {
+        headers: { authorization: 'Bearer operator-key' },
+      },
+    );
+    expect(restRollback.status).toBe(403);
+  });
+
+  it('makes a session-limited key pass a sessionId it may reach, and answers another session like an unknown one', async () => {
+    const limited = as('limited-key');
+    const theirs = executions.theirs as string;
+    const mine = executions.mine as string;
+    expect((await limited.call('get_session_details', { sessionId: 'mine' })).isError).toBe(false);
+    expect((await limited.call('get_session_details', { sessionId: 'theirs' })).text).toMatch(
+      /^403 The key may not reach session 'theirs'/,
+    );
+    expect((await limited.call('get_workflow_status', { executionId: mine })).text).toMatch(
+      /^403 A key limited to sessions must pass a sessionId argument/,
+    );
+    expect(
+      (await limited.call('get_workflow_status', { executionId: mine, sessionId: 'mine' })).isError,
+    ).toBe(false);
+    expect(
+      (await limited.call('get_workflow_status', { executionId: theirs, sessionId: 'mine' })).text,
+    ).toMatch(/^404 /);
+    expect(
+      (
+        await limited.call('control_workflow', {
+          executionId: theirs,
+          sessionId: 'mine',
+          action: 'STOP',
+        })
+      ).text,
+    ).toMatch(/^404 /);
+    expect((await limited.call('list_sessions')).text).toMatch(
+      /^403 A key limited to sessions cannot use tool/,
+    );
+    expect((await limited.call('get_plugin_creation_guide')).isError).toBe(false);
+    expect((await server.call('GET', `/api/executions/${theirs}`)).status).toBe(401);
+  });
+
+  it('records control commands with key:<name> and key:mcp as their actors', async () => {
+    const mine = executions.mine as string;
+    await as('operator-key').call('control_workflow', { executionId: mine, action: 'PAUSE' });
+    await as('tool-key').call('control_workflow', { executionId: mine, action: 'RESUME' });
+    const audit = await server.call('GET', `/api/control/audit?executionId=${mine}&limit=2`, {
+      headers: { authorization: 'Bearer admin-key' },
+    });
+    expect(
+      audit.json.data.map((entry: { command: string; actor: string }) => [
+        entry.command,
+        entry.actor,
+      ]),
+    ).toEqual([
+      ['RESUME', 'key:mcp'],
+      ['PAUSE', 'key:operator'],
+    ]);
+  });
+
+  it('keeps the tool-endpoint key out of the REST API', async () => {
+    const answer = await server.call('GET', '/api/sessions', {
+      headers: { authorization: 'Bearer tool-key' },
+    });
+    expect(answer.status).toBe(401);
+  });
+});
+
+describe('Tool endpoint settings (SPEC Runtime profiles)', () => {
+  it('is not served with svc.mcp.enabled=false', async () => {
+    const server = await startTestServer({ env: { SVC_MCP_ENABLED: 'false' } });
+    try {
+      const answer = await server.call('POST', '/mcp', { body: {} });
+      expect(answer.status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('guards /mcp alone with svc.mcp.api-key and records no actor without named keys', async () => {
+    const server = await startTestServer({ env: { SVC_MCP_API_KEY: 'tool-key' } });
+    try {
+      expect((await server.call('GET', '/api/sessions')).status).toBe(200);
+      await expect(connectMcp(server.baseUrl)).rejects.toThrow();
+      const mcp = await connectMcp(server.baseUrl, 'tool-key');
+      await mcp.call('create_session', {
+        sessionId: 's',
+        name: 's',
+        initiator: 't',
+        workflows: [slow],
+      });
+      const executionId = (await mcp.call('start_workflow', { sessionId: 's', workflowId: 'slow' }))
+        .data.executionId as string;
+      await mcp.call('control_workflow', { executionId, action: 'STOP' });
+      const audit = await server.call('GET', `/api/control/audit?executionId=${executionId}`);
+      expect(audit.json.data[0]).toMatchObject({
+        command: 'STOP',
+        outcome: 'APPLIED',
+        actor: null,
+      });
+      await mcp.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
