@@ -2,6 +2,10 @@
 // by role, REST data as structured content, refusals starting with the HTTP status, and the
 // same keys, roles and session limits as the REST API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roleAllows } from '../src/auth/index.js';
+import type { Role } from '../src/auth/index.js';
+import { MCP_TOOLS } from '../src/mcp/index.js';
+import type { Tool } from '../src/mcp/index.js';
 import { connectMcp } from './support/mcp.js';
 import type { McpSession } from './support/mcp.js';
 import { startTestServer } from './support/server.js';
@@ -423,6 +427,95 @@ describe('Tool endpoint with keys (SPEC Authentication, Roles, Audit actor namin
     });
     expect(answer.status).toBe(401);
   });
+});
+
+interface MatrixKey {
+  readonly key: string;
+  readonly role: Role;
+  /** The session a limited key names in its calls; null for an unrestricted key. */
+  readonly names: string | null;
+  readonly reaches: boolean;
+}
+
+const MATRIX_KEYS: readonly MatrixKey[] = [
+  { key: 'viewer-key', role: 'VIEWER', names: null, reaches: true },
+  { key: 'operator-key', role: 'OPERATOR', names: null, reaches: true },
+  { key: 'admin-key', role: 'ADMIN', names: null, reaches: true },
+  { key: 'limited-key', role: 'ADMIN', names: 'mine', reaches: true },
+  { key: 'limited-key', role: 'ADMIN', names: 'theirs', reaches: false },
+];
+
+/** Plausible arguments for a tool, by the names SPEC and CONTRACT give them. */
+function argumentsFor(tool: Tool, sessionId: string, executionId: string): Record<string, unknown> {
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
+  const required = (tool.inputSchema.required ?? []) as string[];
+  const values: Record<string, unknown> = {
+    sessionId,
+    executionId,
+    workflowId: 'slow',
+    nodeId: 'wait',
+    version: 1,
+    from: 1,
+    to: 1,
+    note: 'a note',
+    action: 'PAUSE',
+    workflow: slow,
+    name: 'n',
+    initiator: 'i',
+    approved: true,
+    type: 'MAPPER',
+    priority: 1,
+  };
+  const args: Record<string, unknown> = {};
+  for (const name of required) args[name] = values[name];
+  // Session and execution tools take the session a limited key must name.
+  if ('sessionId' in properties) args.sessionId = sessionId;
+  return args;
+}
+
+describe('Tool endpoint authorization matrix: every tool against every kind of key (SPEC Roles)', () => {
+  let server: TestServer;
+  const clients: Record<string, McpSession> = {};
+  const executions: Record<string, string> = {};
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: KEYS });
+    for (const { key } of MATRIX_KEYS) clients[key] ??= await connectMcp(server.baseUrl, key);
+    const admin = clients['admin-key'] as McpSession;
+    for (const sessionId of ['mine', 'theirs']) {
+      await admin.call('create_session', {
+        sessionId,
+        name: sessionId,
+        initiator: 'tests',
+        workflows: [slow],
+      });
+      const started = await admin.call('start_workflow', { sessionId, workflowId: 'slow' });
+      executions[sessionId] = started.data.executionId as string;
+    }
+  });
+  afterAll(async () => {
+    for (const client of Object.values(clients)) await client.close();
+    await server.close();
+  });
+
+  it.each(MCP_TOOLS.map((tool) => [tool.name, tool] as const))(
+    '%s answers each key exactly as its role and sessions allow',
+    async (_name, tool) => {
+      for (const entry of MATRIX_KEYS) {
+        const session = entry.names ?? 'mine';
+        const args = argumentsFor(tool, session, executions[session] ?? 'none');
+        const answer = await (clients[entry.key] as McpSession).call(tool.name, args);
+        const limited = entry.names !== null;
+        const refused =
+          !roleAllows(entry.role, tool.role) ||
+          (limited && tool.scope === 'global') ||
+          (limited && !entry.reaches && (tool.scope === 'session' || tool.scope === 'execution'));
+        const context = `${entry.key} (${session}) ${tool.name}: ${answer.text}`;
+        if (refused) expect(answer.text, context).toMatch(/^403 /);
+        else expect(answer.text, context).not.toMatch(/^403 /);
+      }
+    },
+  );
 });
 
 describe('Tool endpoint settings (SPEC Runtime profiles)', () => {

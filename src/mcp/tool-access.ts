@@ -7,12 +7,21 @@ import { executionInSession } from '../services/index.js';
 import type { Tool, ToolArguments, ToolDeps } from './tool.js';
 import { ForbiddenError } from './error-mapping.js';
 
-/** Before the arguments are read: a caller whose role is too low learns nothing more. */
+/**
+ * Before the arguments are read: a caller whose role is too low, or a key limited to
+ * sessions calling a tool that reaches beyond them, learns nothing more.
+ */
 export function checkRole(tool: Tool, principal: Principal | null): void {
-  if (principal === null || roleAllows(principal.role, tool.role)) return;
-  throw new ForbiddenError(`Tool '${tool.name}' needs the ${tool.role} role`);
+  if (principal === null) return;
+  if (!roleAllows(principal.role, tool.role)) {
+    throw new ForbiddenError(`Tool '${tool.name}' needs the ${tool.role} role`);
+  }
+  if (principal.sessions !== null && tool.scope === 'global') {
+    throw new ForbiddenError(`A key limited to sessions cannot use tool '${tool.name}'`);
+  }
 }
 
+/** Once the arguments are read: the session a limited key names, and an execution's session. */
 export function checkScope(
   tool: Tool,
   input: ToolArguments,
@@ -20,10 +29,7 @@ export function checkScope(
   deps: ToolDeps,
 ): void {
   const sessions = principal?.sessions ?? null;
-  if (sessions !== null && tool.scope !== 'open') {
-    if (tool.scope === 'global') {
-      throw new ForbiddenError(`A key limited to sessions cannot use tool '${tool.name}'`);
-    }
+  if (sessions !== null && (tool.scope === 'session' || tool.scope === 'execution')) {
     if (input.sessionId === undefined) {
       throw new ForbiddenError('A key limited to sessions must pass a sessionId argument');
     }
