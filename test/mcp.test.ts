@@ -119,6 +119,9 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
     const results = await mcp.call('get_execution_result', { executionId });
     expect(results.data).toEqual({ items: await rest(`/api/executions/${executionId}/results`) });
     expect(results.data.items[0].payload).toEqual({ got: { name: 'you' } });
+    expect((await mcp.call('get_execution_logs', { executionId })).data).toEqual({
+      items: await rest(`/api/executions/${executionId}/logs`),
+    });
     const history = await mcp.call('get_workflow_history', { sessionId: 'tools' });
     expect(history.data).toEqual({ items: await rest('/api/workflow/tools/history') });
     expect(
@@ -214,6 +217,57 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
       'RESUME',
       'PAUSE',
     ]);
+  });
+
+  it('lists pending approvals and answers one with signal_node', async () => {
+    const asking = {
+      workflowId: 'ask',
+      description: 'one message to approve',
+      nodes: [
+        { nodeId: 'in', type: 'MANUAL' },
+        { nodeId: 'approve', type: 'WAIT_FOR_SIGNAL', config: { prompt: 'ok?' } },
+        { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+      ],
+      edges: [
+        { source: 'in', target: 'approve' },
+        { source: 'approve', target: 'out', sourcePort: 'approved' },
+      ],
+    };
+    await mcp.call('create_session', {
+      sessionId: 'asks',
+      name: 'A',
+      initiator: 'agent',
+      workflows: [asking],
+    });
+    const executionId = (await mcp.call('start_workflow', { sessionId: 'asks', workflowId: 'ask' }))
+      .data.executionId as string;
+    const pending = await eventually(
+      () => mcp.call('list_pending_approvals', { executionId }),
+      (answer) => answer.data.items.length === 1,
+    );
+    expect(pending.data).toEqual({ items: await rest(`/api/executions/${executionId}/approvals`) });
+    expect((await mcp.call('list_pending_approvals', { sessionId: 'asks' })).data).toEqual({
+      items: await rest('/api/sessions/asks/approvals'),
+    });
+    const messageId = pending.data.items[0].messageId as string;
+    const signalled = await mcp.call('signal_node', {
+      executionId,
+      nodeId: 'approve',
+      approved: true,
+      messageId,
+      comment: 'fine',
+    });
+    expect(signalled.data).toEqual({ executionId, nodeId: 'approve', messageId, approved: true });
+    await eventually(
+      () => mcp.call('get_workflow_status', { executionId }),
+      (answer) => answer.data.status === 'COMPLETED',
+    );
+    const again = await mcp.call('signal_node', {
+      executionId,
+      nodeId: 'approve',
+      approved: false,
+    });
+    expect(again.text).toMatch(/^409 /);
   });
 
   it('answers a refusal as isError with the HTTP status first (CONTRACT 4)', async () => {
