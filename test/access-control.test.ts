@@ -464,6 +464,19 @@ describe('Start-up check (SPEC Authentication 7)', () => {
     }
   });
 
+  it('listens on a non-loopback address with only the tool-endpoint key, leaving REST open (SPEC Authentication 6)', async () => {
+    const server = await startServerProcess(['--svc.server.address=0.0.0.0'], {
+      SVC_MCP_API_KEY: 'tool-key',
+    });
+    try {
+      expect((await call(server.baseUrl, 'GET', '/api/sessions')).status).toBe(200);
+      expect((await call(server.baseUrl, 'POST', '/mcp', { body: {} })).status).toBe(401);
+    } finally {
+      server.child.kill('SIGKILL');
+      await server.exited();
+    }
+  });
+
   it('refuses a malformed key entry at start-up, naming the entry', async () => {
     const result = await runServerToExit([], {
       SVC_API_KEYS_0_NAME: 'bad',
