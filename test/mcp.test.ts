@@ -288,6 +288,11 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
     );
   });
 
+  it('offers no event stream: GET and DELETE on /mcp answer 405', async () => {
+    expect((await server.call('GET', '/mcp')).status).toBe(405);
+    expect((await server.call('DELETE', '/mcp')).status).toBe(405);
+  });
+
   it('answers the guides and a draft validation without saving anything', async () => {
     const instructions = await mcp.call('get_session_creation_instructions');
     expect(instructions.data.instructions).toContain('create_session');
