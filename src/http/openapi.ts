@@ -44,6 +44,38 @@ const ERROR_ENVELOPE = {
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 
+/** `/mcp` speaks JSON-RPC 2.0 (MCP Streamable HTTP), not the envelope; roles are per tool. */
+const TOOL_ENDPOINT = {
+  summary: 'MCP tool endpoint',
+  description:
+    'MCP over Streamable HTTP: a JSON-RPC 2.0 request in, its JSON-RPC response out. Any valid key gets in; each tool checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key. `tools/list` describes every tool.',
+  'x-required-role': 'per tool',
+  body: {
+    type: 'object',
+    description: 'A JSON-RPC 2.0 request or notification',
+    properties: {
+      jsonrpc: { type: 'string', enum: ['2.0'] },
+      id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+      method: { type: 'string' },
+      params: { type: 'object' },
+    },
+    required: ['jsonrpc', 'method'],
+  },
+  response: {
+    '200': {
+      description: 'The JSON-RPC response',
+      type: 'object',
+      properties: {
+        jsonrpc: { type: 'string' },
+        id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+        result: { type: 'object' },
+        error: { type: 'object' },
+      },
+    },
+    '202': { description: 'A notification was accepted', type: 'null' },
+  },
+} as const;
+
 /** Registers the collector; must run before the routes are added. */
 export async function registerOpenApi(fastify: FastifyInstance): Promise<void> {
   await fastify.register(swagger, {
@@ -60,6 +92,9 @@ export async function registerOpenApi(fastify: FastifyInstance): Promise<void> {
       const transformed = jsonSchemaTransform(document);
       const method = String(document.route.method);
       const rule = routeRule(Array.isArray(document.route.method) ? 'GET' : method, document.url);
+      if (rule?.scope === 'tool') {
+        return { ...transformed, schema: { ...transformed.schema, ...TOOL_ENDPOINT } };
+      }
       const role = rule === undefined ? 'ADMIN' : rule.scope === 'open' ? 'none (open)' : rule.role;
       return {
         ...transformed,
