@@ -196,6 +196,16 @@ describe('Authorization matrix: every route against every kind of key (SPEC Role
     }
   });
 
+  it('lets a VIEWER key send OPTIONS on any /api path: no 403, the path answers its methods (SPEC Roles)', async () => {
+    for (const path of ['/api/sessions', `/api/executions/${executions.mine}/stop`]) {
+      const answer = await rawRequest(server.baseUrl, 'OPTIONS', path, {
+        authorization: 'Bearer viewer-key',
+      });
+      expect(answer.status, path).toBe(405);
+      expect(answer.headers.allow, path).toBeTruthy();
+    }
+  });
+
   it('answers 404 to a session path naming an execution of another session', async () => {
     const answer = await server.call('GET', `/api/workflow/mine/status/${executions.theirs}`, {
       headers: { authorization: 'Bearer limited-key' },
