@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSse, startTestServer } from './support/server.js';
 import type { SseClient, SseEvent, TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
+import { slowWorkflow } from './support/workflows.js';
 
 const steady = {
   workflowId: 'steady',
@@ -50,19 +51,7 @@ const asking = (timeoutSeconds: number) => ({
   ],
 });
 
-const slow = {
-  workflowId: 'slow',
-  description: 'a long delay',
-  nodes: [
-    { nodeId: 'in', type: 'MANUAL' },
-    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 60_000 } },
-    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'wait' },
-    { source: 'wait', target: 'out' },
-  ],
-};
+const slow = slowWorkflow();
 
 interface Seen {
   readonly kind: string;

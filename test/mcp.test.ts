@@ -11,6 +11,7 @@ import type { McpSession } from './support/mcp.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
+import { slowWorkflow } from './support/workflows.js';
 
 const VIEWER_TOOLS = [
   'get_session_details',
@@ -53,19 +54,7 @@ const echo = {
   ],
 };
 
-const slow = {
-  workflowId: 'slow',
-  description: 'a long delay',
-  nodes: [
-    { nodeId: 'in', type: 'MANUAL' },
-    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 60_000 } },
-    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'wait' },
-    { source: 'wait', target: 'out' },
-  ],
-};
+const slow = slowWorkflow();
 
 describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () => {
   let server: TestServer;
@@ -326,32 +315,56 @@ const KEYS = {
   SVC_MCP_API_KEY: 'tool-key',
 };
 
+/** A server with KEYS, a client per key, and a slow run going in sessions `mine` and `theirs`. */
+async function keyedServer(keys: readonly string[]): Promise<{
+  readonly server: TestServer;
+  readonly clients: Record<string, McpSession>;
+  readonly executions: Record<string, string>;
+  readonly close: () => Promise<void>;
+}> {
+  const server = await startTestServer({ env: KEYS });
+  const clients: Record<string, McpSession> = {};
+  for (const key of keys) clients[key] ??= await connectMcp(server.baseUrl, key);
+  const admin = clients['admin-key'] ?? (await connectMcp(server.baseUrl, 'admin-key'));
+  const executions: Record<string, string> = {};
+  for (const sessionId of ['mine', 'theirs']) {
+    await admin.call('create_session', {
+      sessionId,
+      name: sessionId,
+      initiator: 'tests',
+      workflows: [slow],
+    });
+    const started = await admin.call('start_workflow', { sessionId, workflowId: 'slow' });
+    executions[sessionId] = started.data.executionId as string;
+  }
+  return {
+    server,
+    clients,
+    executions,
+    close: async () => {
+      for (const client of new Set([...Object.values(clients), admin])) await client.close();
+      await server.close();
+    },
+  };
+}
+
 describe('Tool endpoint with keys (SPEC Authentication, Roles, Audit actor naming)', () => {
   let server: TestServer;
-  const sessions: Record<string, McpSession> = {};
-  const executions: Record<string, string> = {};
+  let sessions: Record<string, McpSession> = {};
+  let executions: Record<string, string> = {};
+  let close = (): Promise<void> => Promise.resolve();
 
   beforeAll(async () => {
-    server = await startTestServer({ env: KEYS });
-    for (const key of ['viewer-key', 'operator-key', 'admin-key', 'limited-key', 'tool-key']) {
-      sessions[key] = await connectMcp(server.baseUrl, key);
-    }
-    const admin = sessions['admin-key'] as McpSession;
-    for (const sessionId of ['mine', 'theirs']) {
-      await admin.call('create_session', {
-        sessionId,
-        name: sessionId,
-        initiator: 'tests',
-        workflows: [slow],
-      });
-      const started = await admin.call('start_workflow', { sessionId, workflowId: 'slow' });
-      executions[sessionId] = started.data.executionId as string;
-    }
+    const keyed = await keyedServer([
+      'viewer-key',
+      'operator-key',
+      'admin-key',
+      'limited-key',
+      'tool-key',
+    ]);
+    ({ server, clients: sessions, executions, close } = keyed);
   });
-  afterAll(async () => {
-    for (const session of Object.values(sessions)) await session.close();
-    await server.close();
-  });
+  afterAll(() => close());
 
   const as = (key: string): McpSession => sessions[key] as McpSession;
 
@@ -533,29 +546,14 @@ function argumentsFor(tool: Tool, sessionId: string, executionId: string): Recor
 }
 
 describe('Tool endpoint authorization matrix: every tool against every kind of key (SPEC Roles)', () => {
-  let server: TestServer;
-  const clients: Record<string, McpSession> = {};
-  const executions: Record<string, string> = {};
+  let clients: Record<string, McpSession> = {};
+  let executions: Record<string, string> = {};
+  let close = (): Promise<void> => Promise.resolve();
 
   beforeAll(async () => {
-    server = await startTestServer({ env: KEYS });
-    for (const { key } of MATRIX_KEYS) clients[key] ??= await connectMcp(server.baseUrl, key);
-    const admin = clients['admin-key'] as McpSession;
-    for (const sessionId of ['mine', 'theirs']) {
-      await admin.call('create_session', {
-        sessionId,
-        name: sessionId,
-        initiator: 'tests',
-        workflows: [slow],
-      });
-      const started = await admin.call('start_workflow', { sessionId, workflowId: 'slow' });
-      executions[sessionId] = started.data.executionId as string;
-    }
+    ({ clients, executions, close } = await keyedServer(MATRIX_KEYS.map((entry) => entry.key)));
   });
-  afterAll(async () => {
-    for (const client of Object.values(clients)) await client.close();
-    await server.close();
-  });
+  afterAll(() => close());
 
   it.each(MCP_TOOLS.map((tool) => [tool.name, tool] as const))(
     '%s answers each key exactly as its role and sessions allow',

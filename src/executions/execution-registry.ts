@@ -4,8 +4,18 @@ import type { Message } from '../plugin-api/index.js';
 import type { LogLevel, NodeState, NodeStatus } from '../engine/index.js';
 
 /** CONTRACT section 1: execution statuses. */
-export type ExecutionStatus =
-  'QUEUED' | 'RUNNING' | 'PAUSED' | 'COMPLETED' | 'FAILED' | 'STOPPED' | 'TIMED_OUT' | 'ABORTED';
+export const EXECUTION_STATUSES = [
+  'QUEUED',
+  'RUNNING',
+  'PAUSED',
+  'COMPLETED',
+  'FAILED',
+  'STOPPED',
+  'TIMED_OUT',
+  'ABORTED',
+] as const;
+
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
 const ACTIVE: ReadonlySet<ExecutionStatus> = new Set(['QUEUED', 'RUNNING', 'PAUSED']);
 

@@ -13,6 +13,7 @@ export { IdempotencyKeys } from './idempotency-keys.js';
 export {
   ExecutionEntry,
   ExecutionRegistry,
+  EXECUTION_STATUSES,
   isTerminalExecutionStatus,
 } from './execution-registry.js';
 export type {

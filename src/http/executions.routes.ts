@@ -3,22 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../core/index.js';
+import { EXECUTION_STATUSES } from '../executions/index.js';
 import type { ExecutionManager, ExecutionRegistry } from '../executions/index.js';
 import { audited, executionInSession, progressSnapshot } from '../services/index.js';
 import type { ControlDesk } from '../services/index.js';
 import { auditActor } from './control.routes.js';
 import { respond } from './reply.js';
 
-const STATUSES = [
-  'QUEUED',
-  'RUNNING',
-  'PAUSED',
-  'COMPLETED',
-  'FAILED',
-  'STOPPED',
-  'TIMED_OUT',
-  'ABORTED',
-] as const;
+const STATUSES = EXECUTION_STATUSES;
 
 const mandatoryId = (label: string) =>
   z

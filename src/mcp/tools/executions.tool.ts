@@ -2,21 +2,13 @@
 // control command is reviewed by the supervisors and audited with its sender, as on REST.
 import { z } from 'zod';
 import { AppError } from '../../core/index.js';
+import { EXECUTION_STATUSES } from '../../executions/index.js';
 import type { RestartMode } from '../../executions/index.js';
 import { audited, auditedAsync, controlBusStatus, progressSnapshot } from '../../services/index.js';
 import { defineTool, id, items } from '../tool.js';
 import type { ToolCaller, ToolDeps } from '../tool.js';
 
-const STATUSES = [
-  'QUEUED',
-  'RUNNING',
-  'PAUSED',
-  'COMPLETED',
-  'FAILED',
-  'STOPPED',
-  'TIMED_OUT',
-  'ABORTED',
-] as const;
+const STATUSES = EXECUTION_STATUSES;
 
 /** Execution tools: `sessionId` is optional, but a session-limited key must give it. */
 const execution = { executionId: id('executionId'), sessionId: id('sessionId').optional() };
