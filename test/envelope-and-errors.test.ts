@@ -146,6 +146,31 @@ describe('SPEC Response envelope and Errors', () => {
     expect(answer.json).toMatchObject({ status: 415, error: 'Unsupported Media Type' });
   });
 
+  it('leaves errors out of an answer not tied to fields and puts it in a field failure (SPEC Response envelope, Errors)', async () => {
+    const notTiedToFields = [
+      await server.call('GET', '/api/sessions/unknown-session'),
+      await server.call('GET', '/api/nothing-here'),
+      await server.call('PATCH', '/api/sessions'),
+      await server.call('POST', '/api/sessions', {
+        body: 'name=x',
+        headers: { 'content-type': 'text/plain' },
+      }),
+    ];
+    expect(notTiedToFields.map((answer) => answer.status)).toEqual([404, 404, 405, 415]);
+    for (const answer of notTiedToFields) {
+      expect(Object.keys(answer.json).sort()).toEqual(
+        ['error', 'message', 'path', 'status', 'timestamp'].sort(),
+      );
+    }
+    const fieldFailure = await server.call('POST', '/api/sessions', {
+      body: { initiator: 'alice' },
+    });
+    expect(fieldFailure.status).toBe(400);
+    expect(fieldFailure.json.errors).toEqual([
+      { field: 'name', message: 'Session name is mandatory' },
+    ]);
+  });
+
   it('puts X-Request-ID on every answer, success and error alike', async () => {
     const ok = await server.call('GET', '/api/sessions');
     const missing = await server.call('GET', '/api/sessions/none');
@@ -202,6 +227,22 @@ describe('SPEC Errors: 500', () => {
       });
       expect(answer.text).not.toContain('disk on fire');
       expect(answer.text).not.toMatch(/at .+\.(ts|js):\d+/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers an unexpected failure without an errors member (SPEC Errors)', async () => {
+    class BrokenStore extends MemorySessionStore {
+      override putSession(): Promise<void> {
+        return Promise.reject(new Error('disk on fire'));
+      }
+    }
+    const server = await startTestServer({ store: new BrokenStore() });
+    try {
+      const answer = await server.call('POST', '/api/sessions', { body: session });
+      expect(answer.status).toBe(500);
+      expect(answer.json).not.toHaveProperty('errors');
     } finally {
       await server.close();
     }

@@ -203,4 +203,89 @@ describe('POST /api/sessions/validate (SPEC Validation result)', () => {
     expect(answer.json.message).toBe('Validation failed');
     expect(answer.json.errors).toContainEqual(expect.objectContaining({ field: 'nodes' }));
   });
+
+  /** Posts a draft that the request schema refuses, and returns the error answer. */
+  async function refused(draft: unknown): Promise<{ message: string; errors: unknown }> {
+    const answer = await server.call('POST', '/api/sessions/validate', { body: draft });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ status: 400, path: '/api/sessions/validate' });
+    return { message: answer.json.message, errors: answer.json.errors };
+  }
+
+  it('answers a missing or empty workflowId with 400 Validation failed naming workflowId (SPEC WorkflowDefinition)', async () => {
+    const { workflowId: _omitted, ...withoutId } = linearWorkflow('draft');
+    const workflowIdError = {
+      message: 'Validation failed',
+      errors: [{ field: 'workflowId', message: 'Workflow id is mandatory' }],
+    };
+    expect(await refused(withoutId)).toEqual(workflowIdError);
+    expect(await refused({ ...withoutId, workflowId: '' })).toEqual(workflowIdError);
+  });
+
+  it('reads a draft without description or edges as an empty description and no edges (SPEC WorkflowDefinition)', async () => {
+    const nodes = [
+      { nodeId: 'start', type: 'MANUAL' },
+      { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
+    ];
+    const bare = await validate({ workflowId: 'bare', nodes });
+    expect(bare.valid).toBe(true);
+    expect(bare.errors).toEqual([]);
+    expect(bare).toEqual(await validate({ workflowId: 'bare', description: '', nodes, edges: [] }));
+  });
+
+  it('refuses a node without nodeId or with an empty one with 400 naming nodes[i].nodeId (SPEC Node)', async () => {
+    const nodeIdError = {
+      message: 'Validation failed',
+      errors: [{ field: 'nodes[1].nodeId', message: 'Node id is mandatory' }],
+    };
+    for (const node of [{ type: 'CONSOLE_TERMINAL' }, { nodeId: '', type: 'CONSOLE_TERMINAL' }]) {
+      expect(
+        await refused({
+          ...linearWorkflow('draft'),
+          nodes: [{ nodeId: 'start', type: 'MANUAL' }, node],
+        }),
+      ).toEqual(nodeIdError);
+    }
+  });
+
+  it('refuses a node without type or with an empty one with 400 naming nodes[i].type (SPEC Node)', async () => {
+    const typeError = {
+      message: 'Validation failed',
+      errors: [{ field: 'nodes[1].type', message: 'Node type is mandatory' }],
+    };
+    for (const node of [{ nodeId: 'print' }, { nodeId: 'print', type: '' }]) {
+      expect(
+        await refused({
+          ...linearWorkflow('draft'),
+          nodes: [{ nodeId: 'start', type: 'MANUAL' }, node],
+        }),
+      ).toEqual(typeError);
+    }
+  });
+
+  it('refuses an edge without source or with an empty one with 400 naming edges[i].source (SPEC Edge)', async () => {
+    const sourceError = {
+      message: 'Validation failed',
+      errors: [{ field: 'edges[1].source', message: 'Edge source is mandatory' }],
+    };
+    const first = linearWorkflow().edges[0];
+    for (const edge of [{ target: 'print' }, { source: '', target: 'print' }]) {
+      expect(await refused({ ...linearWorkflow('draft'), edges: [first, edge] })).toEqual(
+        sourceError,
+      );
+    }
+  });
+
+  it('refuses an edge without target or with an empty one with 400 naming edges[i].target (SPEC Edge)', async () => {
+    const targetError = {
+      message: 'Validation failed',
+      errors: [{ field: 'edges[1].target', message: 'Edge target is mandatory' }],
+    };
+    const first = linearWorkflow().edges[0];
+    for (const edge of [{ source: 'shape' }, { source: 'shape', target: '' }]) {
+      expect(await refused({ ...linearWorkflow('draft'), edges: [first, edge] })).toEqual(
+        targetError,
+      );
+    }
+  });
 });

@@ -50,6 +50,49 @@ describe('Workflows (CONTRACT 4)', () => {
     expect(mismatch.json.errors[0].field).toBe('workflowId');
   });
 
+  it('saves a definition without description or edges with an empty description and no edges (SPEC WorkflowDefinition)', async () => {
+    const nodes = [{ nodeId: 'start', type: 'MANUAL' }];
+    const saved = await server.call('PUT', '/api/sessions/s1/workflows/bare', { body: { nodes } });
+    expect(saved.status).toBe(201);
+    const read = await server.call('GET', '/api/sessions/s1/workflows/bare');
+    expect(read.status).toBe(200);
+    expect(read.json.data).toEqual({ workflowId: 'bare', description: '', nodes, edges: [] });
+  });
+
+  it('refuses an empty workflowId in the PUT body with 400 naming workflowId (SPEC WorkflowDefinition)', async () => {
+    const answer = await server.call('PUT', '/api/sessions/s1/workflows/empty-id', {
+      body: linearWorkflow(''),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toBe('Validation failed');
+    expect(answer.json.errors).toEqual([
+      { field: 'workflowId', message: 'Workflow id is mandatory' },
+    ]);
+    expect((await server.call('GET', '/api/sessions/s1/workflows/empty-id')).status).toBe(404);
+  });
+
+  it('refuses to save nodes and edges missing nodeId, type, source or target with 400 naming each path, saving nothing (SPEC Node, Edge)', async () => {
+    const answer = await server.call('PUT', '/api/sessions/s1/workflows/holes', {
+      body: {
+        description: '',
+        nodes: [{ type: 'MANUAL' }, { nodeId: 'print', type: '' }],
+        edges: [{ target: 'print' }, { source: 'start', target: '' }],
+      },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toBe('Validation failed');
+    expect(answer.json.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'nodes[0].nodeId', message: 'Node id is mandatory' },
+        { field: 'nodes[1].type', message: 'Node type is mandatory' },
+        { field: 'edges[0].source', message: 'Edge source is mandatory' },
+        { field: 'edges[1].target', message: 'Edge target is mandatory' },
+      ]),
+    );
+    expect(answer.json.errors).toHaveLength(4);
+    expect((await server.call('GET', '/api/sessions/s1/workflows/holes')).status).toBe(404);
+  });
+
   it('refuses to save a workflow that fails validation with 400 and the reasons, saving nothing', async () => {
     const cyclic = {
       ...linearWorkflow('cyclic'),
