@@ -126,3 +126,25 @@ describe('Audit actor of the single key alone (SPEC Audit actor naming)', () => 
     }
   });
 });
+
+describe('Audit list default limit (SPEC Limits: audit list limit)', () => {
+  it('answers the newest 100 entries, newest first, when no limit is given (SPEC Limits: audit list limit)', async () => {
+    const server = await startTestServer();
+    try {
+      // 105 refused pauses, each of its own unknown execution, so that the order shows.
+      for (let i = 0; i < 105; i++) {
+        const refused = await server.call('POST', `/api/executions/gone-${i}/pause`);
+        expect(refused.status).toBe(404);
+      }
+      const audit = await server.call('GET', '/api/control/audit');
+      expect(audit.status).toBe(200);
+      const ids = (audit.json.data as { executionId: string }[]).map((entry) => entry.executionId);
+      expect(ids).toHaveLength(100);
+      expect(ids).toEqual(Array.from({ length: 100 }, (_, i) => `gone-${104 - i}`));
+      const all = await server.call('GET', '/api/control/audit?limit=500');
+      expect(all.json.data).toHaveLength(105);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,8 +1,12 @@
 // CONTRACT section 4 run and node controls, SPEC "States and transitions" rule 1 and "Errors"
 // (404, 403, 409), through a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from './support/server.js';
-import type { HttpAnswer, TestServer } from './support/server.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openSse, startTestServer } from './support/server.js';
+import type { HttpAnswer, SseClient, TestServer } from './support/server.js';
+import { slowWorkflow } from './support/workflows.js';
 
 const flow = {
   workflowId: 'steady',
@@ -194,5 +198,140 @@ describe('Run and node controls (CONTRACT 4)', () => {
         (entry: { command: string; outcome: string }) => `${entry.command}:${entry.outcome}`,
       ),
     ).toEqual(['RESUME:APPLIED', 'SKIP:REFUSED', 'PAUSE:APPLIED']);
+  });
+});
+
+/** Fails after `timeoutMs` instead of waiting for a stream that never ends. */
+function endedWithin(client: SseClient, timeoutMs = 5_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`stream not ended after ${timeoutMs} ms`));
+    }, timeoutMs);
+    void client.ended.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * CONTRACT 1: an execution in a terminal status takes no run control (409), and its progress
+ * and log-entry streams end, their last progress event the one of that status.
+ */
+async function expectTerminal(
+  server: TestServer,
+  id: string,
+  status: 'FAILED' | 'TIMED_OUT' | 'ABORTED',
+  progress?: SseClient,
+): Promise<void> {
+  const stream = progress ?? (await openSse(server.baseUrl, `/api/workflow/s/status/${id}/stream`));
+  await endedWithin(stream);
+  const last = stream.events.at(-1);
+  expect(last?.event).toBe(`execution.${status.toLowerCase()}`);
+  expect(last?.data).toMatchObject({ executionId: id, progress: { status } });
+  const logs = await openSse(server.baseUrl, `/api/sessions/s/executions/${id}/logs/entries`);
+  expect(logs.status).toBe(200);
+  await endedWithin(logs);
+  expect((await server.call('GET', `/api/executions/${id}`)).json.data.status).toBe(status);
+  for (const control of ['pause', 'resume', 'step', 'stop']) {
+    const answer = await server.call('POST', `/api/executions/${id}/${control}`);
+    expect(answer.status, `${control} of a ${status} execution`).toBe(409);
+  }
+}
+
+describe('Controls and streams of ended executions (CONTRACT 1: terminal statuses)', () => {
+  const failsLater = {
+    workflowId: 'fails-later',
+    description: 'fails once its delay is over',
+    nodes: [
+      { nodeId: 'in', type: 'MANUAL' },
+      { nodeId: 'wait', type: 'DELAY', config: { delayMs: 200 } },
+      { nodeId: 'boom', type: 'MAPPER', config: { expression: '$error("boom")' } },
+      { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+    ],
+    edges: [
+      { source: 'in', target: 'wait' },
+      { source: 'wait', target: 'boom' },
+      { source: 'boom', target: 'out' },
+    ],
+  };
+
+  const startIn = async (server: TestServer, workflowId: string): Promise<HttpAnswer> => {
+    const answer = await server.call('POST', '/api/workflow/start', {
+      body: { sessionId: 's', workflowId },
+    });
+    expect(answer.status).toBe(202);
+    return answer;
+  };
+
+  it('answers run controls of a FAILED execution with 409 and ends its progress stream (CONTRACT 1)', async () => {
+    const server = await startTestServer();
+    try {
+      await server.call('POST', '/api/sessions', {
+        body: { sessionId: 's', name: 's', initiator: 'i', workflows: [failsLater] },
+      });
+      const id = (await startIn(server, 'fails-later')).json.data.executionId as string;
+      // Opened while the run still goes: the stream follows it live and ends with it.
+      const progress = await openSse(server.baseUrl, `/api/workflow/s/status/${id}/stream`);
+      await expectTerminal(server, id, 'FAILED', progress);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers run controls of a TIMED_OUT execution with 409 and ends its progress stream, for a run past its deadline and a start past its queue timeout (CONTRACT 1, SPEC States and transitions)', async () => {
+    const server = await startTestServer({
+      argv: [
+        '--svc.session.execution-timeout-seconds=1',
+        '--svc.execution.max-concurrent=1',
+        '--svc.execution.on-limit=QUEUE',
+        '--svc.execution.queue-timeout=200ms',
+      ],
+    });
+    try {
+      await server.call('POST', '/api/sessions', {
+        body: { sessionId: 's', name: 's', initiator: 'i', workflows: [slowWorkflow()] },
+      });
+      const running = await startIn(server, 'slow');
+      expect(running.json.data.status).toBe('RUNNING');
+      const queued = await startIn(server, 'slow');
+      expect(queued.json.data.status).toBe('QUEUED');
+      const runId = running.json.data.executionId as string;
+      const queuedId = queued.json.data.executionId as string;
+      const [runProgress, queueProgress] = await Promise.all([
+        openSse(server.baseUrl, `/api/workflow/s/status/${runId}/stream`),
+        openSse(server.baseUrl, `/api/workflow/s/status/${queuedId}/stream`),
+      ]);
+      // The queued start times out first (200 ms), the run at its deadline (1 s).
+      await expectTerminal(server, queuedId, 'TIMED_OUT', queueProgress);
+      await expectTerminal(server, runId, 'TIMED_OUT', runProgress);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers run controls of an ABORTED execution with 409 and ends its progress stream, after a restart with a durable execution log (CONTRACT 1, SPEC States and transitions)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'controls-aborted-'));
+    const env = { SVC_EXECUTION_LOG_DIR: path.join(dir, 'log') };
+    try {
+      const first = await startTestServer({
+        env,
+        argv: ['--svc.execution.shutdown-timeout=50ms'],
+      });
+      await first.call('POST', '/api/sessions', {
+        body: { sessionId: 's', name: 's', initiator: 'i', workflows: [slowWorkflow()] },
+      });
+      const id = (await startIn(first, 'slow')).json.data.executionId as string;
+      // A graceful stop whose timeout passes leaves the run with a start and no end in the log.
+      await first.app.shutdown();
+      const second = await startTestServer({ env });
+      try {
+        await expectTerminal(second, id, 'ABORTED');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { HttpAnswer, TestServer } from './support/server.js';
+import { eventually } from './support/wait.js';
 
 const TERMINAL = ['COMPLETED', 'FAILED', 'STOPPED', 'TIMED_OUT', 'ABORTED'];
 
@@ -245,6 +246,82 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
     expect((await server.call('GET', '/api/executions?cursor=garbage')).status).toBe(400);
   });
 
+  it('searches executions by status and until, the latter inclusive, and answers 400 for a bad status or until (CONTRACT 4: execution search)', async () => {
+    await server.call('POST', '/api/sessions', {
+      body: {
+        sessionId: 'search',
+        name: 'Search',
+        initiator: 'ops',
+        workflows: [
+          mapperFlow,
+          {
+            workflowId: 'fails',
+            description: 'fails on purpose',
+            nodes: [
+              { nodeId: 'in', type: 'MANUAL' },
+              { nodeId: 'boom', type: 'MAPPER', config: { expression: '$error("boom")' } },
+              { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+            ],
+            edges: [
+              { source: 'in', target: 'boom' },
+              { source: 'boom', target: 'out' },
+            ],
+          },
+        ],
+      },
+    });
+    const run = async (workflowId: string): Promise<HttpAnswer['json']> => {
+      const start = await server.call('POST', '/api/workflow/start', {
+        body: { sessionId: 'search', workflowId, payload: [{ n: 1 }] },
+      });
+      return waitForEnd(server, start.json.data.executionId);
+    };
+    const ids = async (query: string): Promise<string[]> => {
+      const answer = await server.call('GET', `/api/executions?sessionId=search&${query}`);
+      expect(answer.status).toBe(200);
+      return answer.json.data.items.map((e: { executionId: string }) => e.executionId);
+    };
+    const early = await run('double');
+    const failed = await run('fails');
+    // The next run must be created strictly after the first two (creation times are in ms).
+    await eventually(
+      () => Promise.resolve(Date.now()),
+      (now) => now > Date.parse(failed.createdAt),
+    );
+    const late = await run('double');
+    expect([early.status, failed.status, late.status]).toEqual([
+      'COMPLETED',
+      'FAILED',
+      'COMPLETED',
+    ]);
+
+    expect(await ids('status=FAILED')).toEqual([failed.executionId]);
+    expect(await ids('status=COMPLETED')).toEqual([late.executionId, early.executionId]);
+    expect(await ids('status=RUNNING')).toEqual([]);
+    // until is inclusive: an execution created at that very instant is found.
+    expect(await ids(`until=${encodeURIComponent(failed.createdAt)}`)).toEqual([
+      failed.executionId,
+      early.executionId,
+    ]);
+    expect(await ids(`until=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).toEqual([]);
+    expect(
+      await ids(
+        `status=COMPLETED&until=${encodeURIComponent(failed.createdAt)}&since=${encodeURIComponent(early.createdAt)}`,
+      ),
+    ).toEqual([early.executionId]);
+
+    const badStatus = await server.call('GET', '/api/executions?status=WEIRD');
+    expect(badStatus.status).toBe(400);
+    expect(badStatus.json.errors).toEqual([
+      { field: 'status', message: expect.stringContaining("Parameter 'status' must be one of") },
+    ]);
+    const badUntil = await server.call('GET', '/api/executions?until=yesterday');
+    expect(badUntil.status).toBe(400);
+    expect(badUntil.json.errors).toEqual([
+      { field: 'until', message: "Parameter 'until' must be an ISO date-time" },
+    ]);
+  });
+
   it('ends a run FAILED when a node fails: the node FAILURE, the nodes behind it UPSTREAM_FAILED', async () => {
     await server.call('PUT', '/api/sessions/run/workflows/broken', {
       body: {
@@ -392,6 +469,59 @@ describe('Meters recorded by runs (SPEC Meters)', () => {
       expect(await meters.read('svc.node.duration', { module: 'DELAY' })).toBe(1);
       expect(await meters.read('svc.execution.duration', { status: 'FAILED' })).toBe(1);
       expect(await meters.read('svc.edge.dropped', { type: 'DELAY' })).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('Idempotency key settings (SPEC Limits: idempotency keys, svc.start.idempotency-*)', () => {
+  const start = (server: TestServer, key: string): Promise<HttpAnswer> =>
+    server.call('POST', '/api/workflow/start', {
+      headers: { 'idempotency-key': key },
+      body: { sessionId: 'run', workflowId: 'double', payload: [] },
+    });
+  const define = (server: TestServer): Promise<HttpAnswer> =>
+    server.call('POST', '/api/sessions', {
+      body: { sessionId: 'run', name: 'Runs', initiator: 'ops', workflows: [mapperFlow] },
+    });
+
+  it('keeps at most svc.start.idempotency-max-keys keys on the server: a key dropped for room starts a new run (SPEC Limits: idempotency keys)', async () => {
+    const server = await startTestServer({ argv: ['--svc.start.idempotency-max-keys=1'] });
+    try {
+      await define(server);
+      const a = (await start(server, 'a')).json.data.executionId as string;
+      expect((await start(server, 'a')).json.data.executionId).toBe(a);
+      const b = (await start(server, 'b')).json.data.executionId as string;
+      expect(b).not.toBe(a);
+      // Remembering b dropped a: a repeated a starts a new run.
+      const again = await start(server, 'a');
+      expect(again.status).toBe(202);
+      expect(again.json.data.executionId).not.toBe(a);
+      const all = await server.call('GET', '/api/executions?sessionId=run&limit=100');
+      expect(all.json.data.items).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('remembers a key for svc.start.idempotency-ttl: after the window the repeated key starts a new run (SPEC Limits: idempotency keys)', async () => {
+    const ttlMs = 500;
+    const server = await startTestServer({ argv: [`--svc.start.idempotency-ttl=${ttlMs}ms`] });
+    try {
+      await define(server);
+      const first = (await start(server, 'k')).json.data.executionId as string;
+      // The key was stored before the first start was answered: it expires by then + ttl.
+      const answeredAt = Date.now();
+      expect((await start(server, 'k')).json.data.executionId).toBe(first);
+      await eventually(
+        () => Promise.resolve(Date.now()),
+        (now) => now > answeredAt + ttlMs,
+      );
+      const after = await start(server, 'k');
+      expect(after.status).toBe(202);
+      expect(after.json.data.executionId).not.toBe(first);
+      expect((await start(server, 'k')).json.data.executionId).toBe(after.json.data.executionId);
     } finally {
       await server.close();
     }

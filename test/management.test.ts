@@ -135,6 +135,32 @@ describe('Management exposure (SPEC Runtime profiles)', () => {
     }
   });
 
+  it('exposes every management endpoint with svc.management.exposure.include=*, even in prod (CONTRACT 5)', async () => {
+    const server = await startTestServer({
+      argv: ['prod'],
+      env: { SVC_MANAGEMENT_EXPOSURE_INCLUDE: '*' },
+    });
+    try {
+      for (const path of [
+        '/actuator/health',
+        '/actuator/info',
+        '/actuator/metrics',
+        '/actuator/prometheus',
+        '/actuator/loggers',
+        '/actuator/mappings',
+        '/actuator/threaddump',
+      ]) {
+        expect((await server.call('GET', path)).status, path).toBe(200);
+      }
+      const links = await server.call('GET', '/actuator');
+      expect(Object.keys(links.json._links).sort()).toEqual(
+        ['health', 'info', 'loggers', 'mappings', 'metrics', 'prometheus', 'threaddump'].sort(),
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
   it('shows health details only to an unrestricted ADMIN key once keys are set', async () => {
     const server = await startTestServer({
       env: {

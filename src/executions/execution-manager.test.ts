@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, createSequentialIds } from '../core/index.js';
+import { ManualScheduler } from '../engine/index.js';
 import { Meters, RecordingTracer, createSilentLoggers } from '../observability/index.js';
 import { createPluginRegistry } from '../plugins/index.js';
 import { ExecutionManager } from './execution-manager.js';
@@ -76,5 +77,167 @@ describe('ExecutionManager: observations (SPEC Tracing)', () => {
       [executionId, { module: 'MANUAL', status: 'COMPLETED' }],
       [executionId, { module: 'CONSOLE_TERMINAL', status: 'COMPLETED' }],
     ]);
+  });
+});
+
+const slowFlow = {
+  workflowId: 'slow',
+  description: 'waits a minute between its trigger and its terminal',
+  nodes: [
+    { nodeId: 'in', type: 'MANUAL' },
+    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 60_000 } },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'wait' },
+    { source: 'wait', target: 'out' },
+  ],
+};
+
+const askFlow = {
+  workflowId: 'ask',
+  description: 'waits for an approval',
+  nodes: [
+    { nodeId: 'in', type: 'MANUAL' },
+    { nodeId: 'ask', type: 'WAIT_FOR_SIGNAL', config: { prompt: 'ok?' } },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'ask' },
+    { source: 'ask', target: 'out', sourcePort: 'approved' },
+  ],
+};
+
+/** Waits until `condition` holds, for a bounded number of turns of the event loop. */
+async function turnsUntil(condition: () => boolean, what: string): Promise<void> {
+  for (let turn = 0; turn < 500; turn++) {
+    if (condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`Still waiting for ${what}`);
+}
+
+/** A manager whose every run timer is armed on a manual scheduler, so that it can be counted. */
+async function managerWithManualTimers() {
+  const clock = new ManualClock();
+  const scheduler = new ManualScheduler(clock);
+  const registry = new ExecutionRegistry({
+    maxExecutions: 10,
+    resultsPerExecution: 10,
+    logsPerExecution: 10,
+  });
+  const manager = new ExecutionManager({
+    store: await sessionStoreWith([flow('a'), slowFlow, askFlow]),
+    catalog: createPluginRegistry({ optionalPlugins: [] }),
+    registry,
+    clock,
+    ids: createSequentialIds('e'),
+    logger: createSilentLoggers().engine,
+    workers: false,
+    runDeadlineMs: 3_600_000,
+    planTtlMs: 600_000,
+    meters: new Meters(),
+    timers: scheduler,
+  });
+  return { manager, scheduler, registry };
+}
+
+describe('ExecutionManager: live state of ended executions (SPEC Limits, in-memory bounds)', () => {
+  it('releases the live run and every timer of a run as soon as it completes, and keeps its record in the history (SPEC Limits: live state of ended executions)', async () => {
+    const { manager, scheduler, registry } = await managerWithManualTimers();
+    const { executionId } = await manager.start({ sessionId: 's', workflowId: 'slow' });
+    const entry = manager.require(executionId);
+    // The run deadline and the delay are armed while the run goes.
+    await turnsUntil(() => scheduler.pending === 2, 'the delay to be armed');
+    expect(manager.running).toBe(1);
+    scheduler.advance(60_000);
+    await entry.finished;
+    expect(entry.status).toBe('COMPLETED');
+    // Nothing of the run is left: no live run, no timer (the run deadline is cancelled).
+    expect(manager.running).toBe(0);
+    expect(scheduler.pending).toBe(0);
+    expect(manager.breakpoints(executionId)).toEqual([]);
+    // The record stays in the history of the newest executions.
+    expect(registry.get(executionId)?.status).toBe('COMPLETED');
+  });
+
+  it('releases the live run, its timers and its pending approvals as soon as a run is stopped, not svc.tracker.cleanup-ttl later (SPEC Limits: live state of ended executions)', async () => {
+    const { manager, scheduler, registry } = await managerWithManualTimers();
+    const { executionId } = await manager.start({ sessionId: 's', workflowId: 'ask' });
+    const entry = manager.require(executionId);
+    await turnsUntil(() => manager.approvalsOf(executionId).length === 1, 'the approval');
+    expect(manager.running).toBe(1);
+    expect(scheduler.pending).toBeGreaterThanOrEqual(2);
+    manager.stop(executionId);
+    await entry.finished;
+    expect(entry.status).toBe('STOPPED');
+    expect(manager.running).toBe(0);
+    expect(scheduler.pending).toBe(0);
+    expect(manager.approvalsOf(executionId)).toEqual([]);
+    expect(registry.get(executionId)?.status).toBe('STOPPED');
+  });
+
+  it('holds live state only for the runs still going: one ended run among two leaves one live run (SPEC Limits: live state of ended executions)', async () => {
+    const { manager, scheduler } = await managerWithManualTimers();
+    const going = await manager.start({ sessionId: 's', workflowId: 'slow' });
+    const quick = await manager.start({ sessionId: 's', workflowId: 'a' });
+    await manager.require(quick.executionId).finished;
+    expect(manager.running).toBe(1);
+    // The run still going keeps its run deadline and its delay; the ended one keeps nothing.
+    await turnsUntil(() => scheduler.pending === 2, 'the delay to be armed');
+    manager.stop(going.executionId);
+    await manager.require(going.executionId).finished;
+    expect(manager.running).toBe(0);
+    expect(scheduler.pending).toBe(0);
+  });
+});
+
+describe('ExecutionManager: idempotency keys (SPEC Limits: idempotency keys)', () => {
+  it('answers a repeated key with the first execution for 10 minutes by default, and starts a new run with it after the window (SPEC Limits: idempotency keys)', async () => {
+    const { manager, scheduler, registry } = await managerWithManualTimers();
+    const first = await manager.start({ sessionId: 's', workflowId: 'a' }, { idempotencyKey: 'k' });
+    scheduler.advance(599_999);
+    const repeat = await manager.start(
+      { sessionId: 's', workflowId: 'a' },
+      { idempotencyKey: 'k' },
+    );
+    expect(repeat.executionId).toBe(first.executionId);
+    expect(registry.search({ workflowId: 'a' })).toHaveLength(1);
+    scheduler.advance(1);
+    const after = await manager.start({ sessionId: 's', workflowId: 'a' }, { idempotencyKey: 'k' });
+    expect(after.executionId).not.toBe(first.executionId);
+    expect(registry.search({ workflowId: 'a' })).toHaveLength(2);
+    await manager.stopAll('done');
+  });
+
+  it('keeps at most svc.start.idempotency-max-keys keys: a key dropped for room starts a new run (SPEC Limits: idempotency keys)', async () => {
+    const store = await sessionStoreWith([flow('a')]);
+    const registry = new ExecutionRegistry({
+      maxExecutions: 10,
+      resultsPerExecution: 10,
+      logsPerExecution: 10,
+    });
+    const manager = new ExecutionManager({
+      store,
+      catalog: createPluginRegistry({ optionalPlugins: [] }),
+      registry,
+      clock: new ManualClock(),
+      ids: createSequentialIds('e'),
+      logger: createSilentLoggers().engine,
+      workers: false,
+      runDeadlineMs: 60_000,
+      planTtlMs: 600_000,
+      meters: new Meters(),
+      idempotency: { maxKeys: 2, ttlMs: 600_000 },
+    });
+    const request = { sessionId: 's', workflowId: 'a' };
+    const a = await manager.start(request, { idempotencyKey: 'a' });
+    const b = await manager.start(request, { idempotencyKey: 'b' });
+    await manager.start(request, { idempotencyKey: 'c' });
+    expect((await manager.start(request, { idempotencyKey: 'b' })).executionId).toBe(b.executionId);
+    const again = await manager.start(request, { idempotencyKey: 'a' });
+    expect(again.executionId).not.toBe(a.executionId);
+    expect(registry.search({ workflowId: 'a' })).toHaveLength(4);
+    await manager.stopAll('done');
   });
 });
