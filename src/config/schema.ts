@@ -356,7 +356,7 @@ export const SETTINGS = {
   'svc.tracker.cleanup-ttl': setting(
     duration(),
     { default: 600_000 },
-    'How long the live state of an ended execution is kept',
+    'Longest time the live state of an ended execution is kept (it is released as soon as the run ends; the record stays in history)',
   ),
   'svc.tracker.max-sessions': setting(
     nullable(int({ min: 1 })),
