@@ -57,8 +57,12 @@ export class Approvals {
     const answer = new Promise<SignalAnswer>((done) => {
       resolve = done;
     });
+    // Only the run's names: `run` is the execution's live record, whose results, logs and
+    // node states are no part of an approval.
     const approval: Approval = {
-      ...run,
+      executionId: run.executionId,
+      sessionId: run.sessionId,
+      workflowId: run.workflowId,
       nodeId: wait.nodeId,
       messageId: wait.messageId,
       prompt: wait.prompt,
