@@ -350,6 +350,68 @@ describe('WorkflowRun: retries and onError (SPEC Node-level engine settings)', (
     expect(payload.error).toBe('nope');
     expect(payload.message.payload).toBe(1);
   });
+
+  // A message that fails retryably on every attempt: the last attempt's reason names it.
+  const alwaysFailing = (attempts: number[]) =>
+    processor((m) => {
+      if (m.payload !== 1) return { payload: m.payload };
+      attempts.push(m.headers.attempt);
+      throw StepFailure.retryable(`down on attempt ${m.headers.attempt}`);
+    });
+  const retried = { maxAttempts: 3, backoffMs: 0 };
+
+  it('applies onError SKIP only after engine.retry.maxAttempts attempts have failed (SPEC Node-level engine settings, onError)', async () => {
+    const attempts: number[] = [];
+    const h = harness(
+      { SRC: source([1, 2]), FLAKY: alwaysFailing(attempts) },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        {
+          nodeId: 'flaky',
+          type: 'FLAKY',
+          config: { onError: 'SKIP', engine: { retry: retried } },
+        },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'flaky', 'end'),
+    );
+    h.run.start();
+    await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(h.node('flaky')).toMatchObject({ status: 'COMPLETED', retries: 2, skipped: 1 });
+    expect(h.payloads('end')).toEqual([2]);
+  });
+
+  it('emits on port error only after engine.retry.maxAttempts attempts have failed, with the last reason (SPEC Node-level engine settings, onError)', async () => {
+    const attempts: number[] = [];
+    const h = harness(
+      { SRC: source([1, 2]), FLAKY: alwaysFailing(attempts) },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        {
+          nodeId: 'flaky',
+          type: 'FLAKY',
+          config: { onError: 'ERROR_PORT', engine: { retry: retried } },
+        },
+        { nodeId: 'end', type: 'SINK' },
+        { nodeId: 'errors', type: 'SINK' },
+      ],
+      [
+        { source: 'src', target: 'flaky' },
+        { source: 'flaky', target: 'end', sourcePort: 'out' },
+        { source: 'flaky', target: 'errors', sourcePort: 'error' },
+      ],
+    );
+    h.run.start();
+    await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(h.node('flaky')).toMatchObject({ status: 'COMPLETED', retries: 2, skipped: 0 });
+    const errors = h.payloads('errors') as { error: string; message: Message }[];
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.error).toBe('down on attempt 3');
+    expect(errors[0]?.message.payload).toBe(1);
+    expect(h.payloads('end')).toEqual([2]);
+  });
 });
 
 describe('WorkflowRun: time (SPEC Node-level engine settings)', () => {
@@ -448,6 +510,58 @@ describe('WorkflowRun: time (SPEC Node-level engine settings)', () => {
     expect(h.node('hang').status).toBe('TIMED_OUT');
     expect(h.node('end').status).toBe('UPSTREAM_FAILED');
     expect(outcome.status).toBe('FAILED');
+  });
+
+  // A plugin type that declares a default idle timeout, as the built-in types that wait on
+  // the outside world do (30 s), and whose work never finishes.
+  const hangingWithDefault = {
+    ...processor(() => new Promise(() => undefined)),
+    defaultTimeoutSeconds: 30,
+  };
+
+  it('ends a node TIMED_OUT when the plugin default idle timeout passes and it sets no timeoutSeconds (SPEC Limits, Node-level engine settings)', async () => {
+    const h = harness(
+      { SRC: source(['x']), CALL: hangingWithDefault },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'call', type: 'CALL' },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'call', 'end'),
+      { manualTime: true },
+    );
+    h.run.start();
+    await tick();
+    h.scheduler?.advance(29_999);
+    await tick();
+    expect(h.node('call').status).toBe('RUNNING');
+    h.scheduler?.advance(1);
+    await tick();
+    expect(h.node('call')).toMatchObject({ status: 'TIMED_OUT', error: 'Node was idle for 30 s' });
+    const outcome = await h.run.done;
+    expect(h.node('end').status).toBe('UPSTREAM_FAILED');
+    expect(outcome.status).toBe('FAILED');
+  });
+
+  it('lets timeoutSeconds replace the plugin default idle timeout (SPEC Limits, Node-level engine settings)', async () => {
+    const h = harness(
+      { SRC: source(['x']), CALL: hangingWithDefault },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'call', type: 'CALL', config: { timeoutSeconds: 45 } },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'call', 'end'),
+      { manualTime: true },
+    );
+    h.run.start();
+    await tick();
+    h.scheduler?.advance(44_999);
+    await tick();
+    expect(h.node('call').status).toBe('RUNNING');
+    h.scheduler?.advance(1);
+    await h.run.done;
+    expect(h.node('call')).toMatchObject({ status: 'TIMED_OUT', error: 'Node was idle for 45 s' });
   });
 
   it('ends a node TIMED_OUT when engine.deadlineMs passes', async () => {
