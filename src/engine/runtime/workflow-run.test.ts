@@ -512,6 +512,39 @@ describe('WorkflowRun: time (SPEC Node-level engine settings)', () => {
     expect(outcome.status).toBe('FAILED');
   });
 
+  it('aborts the signal of a node that ends TIMED_OUT on its idle timeout, so the work it started stops', async () => {
+    let aborted: unknown;
+    const h = harness(
+      {
+        SRC: source(['x']),
+        HANG: processor(
+          (_message, ctx) =>
+            new Promise(() => {
+              ctx.signal.addEventListener('abort', () => {
+                aborted = ctx.signal.reason;
+              });
+            }),
+        ),
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'hang', type: 'HANG', config: { timeoutSeconds: 2 } },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'hang', 'end'),
+      { manualTime: true },
+    );
+    h.run.start();
+    await tick();
+    h.scheduler?.advance(1999);
+    await tick();
+    expect(aborted).toBeUndefined();
+    h.scheduler?.advance(1);
+    await h.run.done;
+    expect(h.node('hang').status).toBe('TIMED_OUT');
+    expect(aborted).toMatchObject({ status: 'TIMED_OUT' });
+  });
+
   // A plugin type that declares a default idle timeout, as the built-in types that wait on
   // the outside world do (30 s), and whose work never finishes.
   const hangingWithDefault = {

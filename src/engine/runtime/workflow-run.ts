@@ -1324,7 +1324,11 @@ export class WorkflowRun {
       if (idleMs !== undefined) {
         timers.push(
           clock.after(idleMs, () => {
-            reject(new NodeEnd('TIMED_OUT', `Node was idle for ${idleMs / 1000} s`));
+            const end = new NodeEnd('TIMED_OUT', `Node was idle for ${idleMs / 1000} s`);
+            // The plugin is told to stop too: what it started (a request, a process, a
+            // signal wait) ends with the node rather than outliving it.
+            this.#markEnded(node.index, end);
+            reject(end);
           }),
         );
       }
