@@ -517,14 +517,17 @@ describe('WorkflowRun: time (SPEC Node-level engine settings)', () => {
     const h = harness(
       {
         SRC: source(['x']),
-        HANG: processor(
-          (_message, ctx) =>
-            new Promise(() => {
-              ctx.signal.addEventListener('abort', () => {
-                aborted = ctx.signal.reason;
-              });
-            }),
-        ),
+        HANG: {
+          kind: 'processor',
+          runtime: () => ({
+            process: (_message, ctx) =>
+              new Promise<undefined>(() => {
+                ctx.signal.addEventListener('abort', () => {
+                  aborted = ctx.signal.reason;
+                });
+              }),
+          }),
+        },
       },
       [
         { nodeId: 'src', type: 'SRC' },
