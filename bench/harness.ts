@@ -76,12 +76,12 @@ export function bareRun(plan: WorkflowPlan, id: string): WorkflowRun {
     plan,
     clock: new RunClock(systemClock),
     logger: { isLevelEnabled: () => false, trace: () => undefined },
-    runSubWorkflow: () => Promise.resolve([]),
     listener: {
       nodeChanged: () => undefined,
       result: () => undefined,
       log: () => undefined,
       edgeDropped: () => undefined,
+      runSubWorkflow: () => Promise.resolve([]),
     },
   });
 }

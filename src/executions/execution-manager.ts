@@ -186,7 +186,8 @@ interface CachedPlan {
 interface Live {
   readonly run: WorkflowRun;
   readonly recorder: RunRecorder;
-  readonly children: Set<string>;
+  /** Sub-workflow runs it started; made by the first, as most runs start none. */
+  children: Set<string> | undefined;
 }
 
 const LOG_METHODS = {
@@ -1025,15 +1026,13 @@ export class ExecutionManager {
       clock: new RunClock(clock, this.#deps.timers ?? realTimers),
       logger: this.#deps.logger,
       deadlineMs: this.#deps.runDeadlineMs,
-      runSubWorkflow: recorder.runSubWorkflow,
-      awaitSignal: recorder.awaitSignal,
       listener: recorder,
       safeguards: this.#deps.safeguards,
       resolveConfig: this.#deps.resolveConfig,
       replay: launch.replay,
     });
     if (writer !== undefined) run.recordTo(writer);
-    const live: Live = { run, recorder, children: new Set() };
+    const live: Live = { run, recorder, children: undefined };
     this.#live.set(executionId, live);
     entry.nodes = run.nodes;
     entry.status = 'RUNNING';
@@ -1120,7 +1119,8 @@ export class ExecutionManager {
     } catch (error) {
       throw StepFailure.nonRetryable(error instanceof Error ? error.message : String(error), error);
     }
-    this.#live.get(parent.executionId)?.children.add(child.executionId);
+    const live = this.#live.get(parent.executionId);
+    if (live !== undefined) (live.children ??= new Set()).add(child.executionId);
     await child.finished;
     if (child.status !== 'COMPLETED') {
       throw StepFailure.retryable(
@@ -1154,8 +1154,6 @@ export class ExecutionManager {
  * closures, because every parked run holds one.
  */
 class RunRecorder implements RunListener {
-  readonly runSubWorkflow: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
-  readonly awaitSignal: (wait: SignalWait) => PendingSignal;
   readonly ended: (outcome: RunOutcome) => void;
   /** Nodes whose start the execution log has; made only with a durable log. */
   #loggedStarts: Set<string> | undefined;
@@ -1167,8 +1165,6 @@ class RunRecorder implements RunListener {
     public writer: CheckpointWriter | undefined,
     readonly approvals: ReadonlyMap<string, RecordedApproval> | undefined,
   ) {
-    this.runSubWorkflow = (request) => manager.runChild(entry, request);
-    this.awaitSignal = (wait) => this.#awaitSignal(wait);
     this.ended = (outcome) => {
       manager.recordEnd(entry, outcome);
       void this.writer?.close().catch((error: unknown) => {
@@ -1177,11 +1173,15 @@ class RunRecorder implements RunListener {
     };
   }
 
+  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]> {
+    return this.manager.runChild(this.entry, request);
+  }
+
   /**
    * SPEC Events 9: an answer the resumed run recorded for the same message is used again;
    * a new answer is recorded with the checkpoints before the node goes on.
    */
-  #awaitSignal(wait: SignalWait): PendingSignal {
+  awaitSignal(wait: SignalWait): PendingSignal {
     const recorded = this.approvals?.get(approvalKey(wait.nodeId, wait.messageId));
     if (recorded !== undefined) {
       const answer = {

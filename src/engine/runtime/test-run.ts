@@ -94,7 +94,6 @@ export function createTestRun(
     channelCapacity: options.capacity,
     replay: options.replay,
     logger: { isLevelEnabled: () => false, trace: () => undefined },
-    runSubWorkflow: () => Promise.resolve([]),
     listener: {
       nodeChanged: (state) => changes.push({ nodeId: state.nodeId, status: state.status }),
       runChanged: (status) => runChanges.push(status),
@@ -102,6 +101,7 @@ export function createTestRun(
       log: (entry) => logs.push(entry),
       edgeDropped: () => undefined,
       checkpointFailed: (nodeId) => checkpointFailures.push(nodeId),
+      runSubWorkflow: () => Promise.resolve([]),
     },
   });
   if (options.checkpoints !== undefined) run.recordTo(options.checkpoints);

@@ -512,6 +512,43 @@ describe('WorkflowRun: time (SPEC Node-level engine settings)', () => {
     expect(outcome.status).toBe('FAILED');
   });
 
+  it('fails a signal wait without retries when nothing in the run answers signals', async () => {
+    let attempts = 0;
+    const h = harness(
+      {
+        SRC: source(['x']),
+        ASK: {
+          kind: 'processor',
+          runtime: () => ({
+            process: async (message, ctx) => {
+              attempts++;
+              await ctx.awaitSignal({
+                messageId: message.id,
+                payload: message.payload,
+                prompt: null,
+                timeoutMs: 1000,
+              });
+              return undefined;
+            },
+          }),
+        },
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'ask', type: 'ASK', config: { engine: { retry: { maxAttempts: 3 } } } },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'ask', 'end'),
+    );
+    h.run.start();
+    await h.run.done;
+    expect(h.node('ask')).toMatchObject({
+      status: 'FAILURE',
+      error: expect.stringContaining('Signals cannot be received in this run') as unknown,
+    });
+    expect(attempts).toBe(1);
+  });
+
   it('aborts the signal of a node that ends TIMED_OUT on its idle timeout, so the work it started stops', async () => {
     let aborted: unknown;
     const h = harness(

@@ -84,6 +84,10 @@ export interface RunListener {
   checkpointFailed?(nodeId: string, error: unknown): void;
   /** A plugin reported something to count (`NodeContext.report`). */
   pluginEvent?(nodeId: string, event: string, outcome: string): void;
+  /** Runs a sub-workflow for a node of the run (`SUB_WORKFLOW`). */
+  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]>;
+  /** Registers a signal wait with whoever answers signals; absent, waits are refused. */
+  awaitSignal?(wait: SignalWait): PendingSignal;
 }
 
 /**
@@ -116,9 +120,6 @@ export interface RunOptions {
   readonly deadlineMs?: number | undefined;
   /** Capacity of every edge without a buffer. */
   readonly channelCapacity?: number | undefined;
-  readonly runSubWorkflow: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
-  /** Registers a signal wait with whoever answers signals; absent, waits are refused. */
-  readonly awaitSignal?: ((wait: SignalWait) => PendingSignal) | undefined;
   readonly safeguards?: Safeguards | undefined;
   /**
    * Resolves `${env.NAME}`, `${sys.name}` and `decrypted:<name>` in a node's configuration
@@ -240,8 +241,6 @@ interface RunScope {
   readonly startPayload: unknown;
   readonly clock: RunClock;
   readonly listener: RunListener;
-  readonly runSubWorkflow: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
-  readonly awaitSignal: ((wait: SignalWait) => PendingSignal) | undefined;
   /** A node starts (+1) or stops (-1) waiting for a signal: its status shows WAITING. */
   readonly signalWaits: (nodeId: string, delta: number) => void;
 }
@@ -343,20 +342,19 @@ class RunNodeContext implements NodeContext {
   }
 
   runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]> {
-    return this.#scope.runSubWorkflow(request);
+    return this.#scope.listener.runSubWorkflow(request);
   }
 
   awaitSignal(request: SignalRequest): Promise<SignalAnswer> {
-    const register = this.#scope.awaitSignal;
-    if (register === undefined) {
-      return Promise.reject(StepFailure.nonRetryable('Signals cannot be received in this run'));
-    }
     const signal = this.signal;
     if (signal.aborted) return Promise.reject(signal.reason as Error);
     const scope = this.#scope;
     const nodeId = this.nodeId;
+    const pending = scope.listener.awaitSignal?.({ ...request, nodeId });
+    if (pending === undefined) {
+      return Promise.reject(StepFailure.nonRetryable('Signals cannot be received in this run'));
+    }
     return new Promise<SignalAnswer>((resolve, reject) => {
-      const pending = register({ ...request, nodeId });
       scope.signalWaits(nodeId, 1);
       let open = true;
       const finish = (): boolean => {
@@ -599,8 +597,6 @@ export class WorkflowRun {
       startPayload: options.startPayload,
       clock: options.clock,
       listener: options.listener,
-      runSubWorkflow: options.runSubWorkflow,
-      awaitSignal: options.awaitSignal,
       signalWaits: (nodeId, delta) => {
         const node = this.#plan.byId.get(nodeId);
         if (node === undefined) return;
