@@ -2,7 +2,7 @@
 // prints a table and writes bench/results/latest.json. Each benchmark group runs in a
 // process of its own, so memory figures start from a fresh heap.
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { engineChainBench } from './engine-chain.bench.js';
 import { engineFanoutBench } from './engine-fanout.bench.js';
 import { eventsBench } from './events.bench.js';
@@ -52,9 +52,11 @@ if (args.includes(CHILD_FLAG)) {
   const results: BenchResult[] = [];
   const script = fileURLToPath(import.meta.url);
   for (const bench of selected) {
+    // Compiled (`npm run bench`), the script is JavaScript; from the sources it needs tsx.
+    const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
     const child = spawnSync(
       process.execPath,
-      ['--expose-gc', '--import', 'tsx', script, bench.name, CHILD_FLAG],
+      ['--expose-gc', ...loader, script, bench.name, CHILD_FLAG],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024 },
     );
     if (child.status !== 0) {
@@ -68,5 +70,9 @@ if (args.includes(CHILD_FLAG)) {
     }
   }
   printTable(results);
-  writeResults(results, new URL('./results/latest.json', import.meta.url));
+  const file = process.env.BENCH_RESULTS_FILE;
+  writeResults(
+    results,
+    file === undefined ? new URL('./results/latest.json', import.meta.url) : pathToFileURL(file),
+  );
 }
