@@ -34,7 +34,7 @@ export class FeedReader {
   }
 }
 
-export class EventFeed {
+class EventFeed {
   readonly #ring: (BusEvent | undefined)[];
   readonly #frame: (event: BusEvent) => string;
   readonly #readers = new Set<FeedReader>();
@@ -59,10 +59,6 @@ export class EventFeed {
     this.#subscription = options.bus.subscribe(options.filter, (event) => {
       this.#append(event);
     });
-  }
-
-  get readers(): number {
-    return this.#readers.size;
   }
 
   /** A reader that gets the events appended from now on. */

@@ -8,5 +8,5 @@ export { startRuleSupervisors } from './rule-supervisors.js';
 export type { RuleSupervisorOptions } from './rule-supervisors.js';
 export { ProgressHistory } from './progress-history.js';
 export type { ProgressHistoryOptions } from './progress-history.js';
-export { EventFeed, EventFeeds, FeedReader } from './event-feed.js';
+export { EventFeeds, FeedReader } from './event-feed.js';
 export type { FeedTake } from './event-feed.js';

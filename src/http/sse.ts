@@ -127,12 +127,8 @@ export class SseStream {
     clearInterval(this.#keepAlive);
     const raw = this.#reply.raw;
     if (!raw.writableEnded && !raw.destroyed) {
-      if (followed === undefined) {
-        raw.end(rest);
-      } else {
-        if (rest !== '') raw.write(rest);
-        raw.end(followed);
-      }
+      if (rest !== '') raw.write(rest);
+      raw.end(followed);
     }
     for (const callback of this.#onClose.splice(0)) callback();
   }

@@ -27,6 +27,21 @@ describe('the file execution log', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** Holds the next fsync until `release` is called. */
+  function holdNextSync(prototype: FileHandle) {
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const syncs = vi.spyOn(prototype, 'sync').mockImplementationOnce(() => held);
+    return {
+      syncs,
+      release: () => {
+        release();
+      },
+    };
+  }
+
   /** The prototype every FileHandle shares, to hold or fail the log's system calls. */
   async function fileHandlePrototype(): Promise<FileHandle> {
     const handle = await open(path.join(dir, 'probe'), 'w');
@@ -99,11 +114,7 @@ describe('the file execution log', () => {
     const prototype = await fileHandlePrototype();
     const log = make();
     await log.open();
-    let release = (): void => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const syncs = vi.spyOn(prototype, 'sync').mockImplementationOnce(() => held);
+    const { syncs, release } = holdNextSync(prototype);
     for (let i = 0; i < 3; i++) log.append(started(`e${i}`));
     expect(log.pending).toBe(3);
     await vi.waitFor(() => {
@@ -153,11 +164,7 @@ describe('the file execution log', () => {
     const prototype = await fileHandlePrototype();
     const log = make();
     await log.open();
-    let release = (): void => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const syncs = vi.spyOn(prototype, 'sync').mockImplementationOnce(() => held);
+    const { syncs, release } = holdNextSync(prototype);
     log.append(started('old'));
     await vi.waitFor(() => {
       expect(syncs).toHaveBeenCalledTimes(1);
