@@ -16,14 +16,21 @@ const MAX_KEYS = 1024;
 /** Printable ASCII without `"` and `\`: written between quotes as it is. */
 const PLAIN_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
-const keyJson = new Map<string, string>();
+/** How a member starts in JSON: first in its object, or after another member. */
+interface MemberStart {
+  readonly first: string;
+  readonly next: string;
+}
 
-/** `"key":` for a member name, made once per distinct key. */
-function memberStart(key: string): string {
-  let start = keyJson.get(key);
+const memberStarts = new Map<string, MemberStart>();
+
+/** `{"key":` and `,"key":` for a member name, made once per distinct key. */
+function memberStart(key: string): MemberStart {
+  let start = memberStarts.get(key);
   if (start === undefined) {
-    start = JSON.stringify(key) + ':';
-    if (keyJson.size < MAX_KEYS) keyJson.set(key, start);
+    const name = JSON.stringify(key) + ':';
+    start = { first: '{' + name, next: ',' + name };
+    if (memberStarts.size < MAX_KEYS) memberStarts.set(key, start);
   }
   return start;
 }
@@ -64,17 +71,16 @@ function writeObject(object: Readonly<Record<string, unknown>>, depth: number): 
   // Class instances, dates, maps and boxed primitives have rules of their own (toJSON above all).
   if (prototype !== Object.prototype && prototype !== null) return undefined;
   if (typeof object.toJSON === 'function') return undefined;
-  let json = '{';
-  let first = true;
+  let json = '';
   // Own enumerable string keys in JSON.stringify's order; a plain object inherits none.
   for (const key in object) {
     if (--membersLeft < 0) return undefined;
     const member = write(object[key], depth + 1);
     if (member === undefined) return undefined;
-    json += (first ? '' : ',') + memberStart(key) + member;
-    first = false;
+    const start = memberStart(key);
+    json = (json === '' ? start.first : json + start.next) + member;
   }
-  return json + '}';
+  return json === '' ? '{}' : json + '}';
 }
 
 function writeArray(array: readonly unknown[], depth: number): string | undefined {
