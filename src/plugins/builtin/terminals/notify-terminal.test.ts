@@ -1,11 +1,10 @@
 import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
-import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { StepFailure } from '../../../plugin-api/index.js';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
+import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
 import { notifyTerminalPlugin } from './notify-terminal.js';
 
 interface Received {
@@ -19,7 +18,7 @@ let server: Server | undefined;
 /** A webhook receiver on a free local port answering every request with `status`. */
 async function startWebhook(status: number): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = [];
-  server = createServer((request, response) => {
+  const listening = await listenOnLoopback((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -29,16 +28,13 @@ async function startWebhook(status: number): Promise<{ url: string; received: Re
       response.end('answer');
     });
   });
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, received };
+  server = listening.server;
+  return { url: `${listening.origin}/hook`, received };
 }
 
 afterEach(async () => {
-  const running = server;
+  await closeServer(server);
   server = undefined;
-  running?.closeAllConnections();
-  if (running?.listening === true) await new Promise((resolve) => running.close(resolve));
 });
 
 function runtimeOf(config: unknown): MessageProcessor {

@@ -3,6 +3,7 @@
 import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
 import type { Message, NodeContext } from '../../../plugin-api/index.js';
 import { httpUrl } from '../schemas.js';
+import { describeFetchError as describe } from '../runtime/fetch-errors.js';
 
 export const notifyTerminalPlugin = definePlugin({
   type: 'NOTIFY_TERMINAL',
@@ -55,10 +56,4 @@ async function notify(url: string, message: Message, ctx: NodeContext): Promise<
       `Webhook answered HTTP ${response.status} ${response.statusText}`.trimEnd(),
     );
   }
-}
-
-/** fetch reports "fetch failed" and puts the reason (ECONNREFUSED, ...) in `cause`. */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
 }
