@@ -13,6 +13,25 @@ export interface RecordedMessage {
   readonly headers: MessageHeaders;
 }
 
+/**
+ * What a store made of a payload it recorded, opaque to the engine (the file store's JSON
+ * text). The engine keeps it with the message it sends on, and hands it back when the next
+ * node emits that same payload object on (a filter, a branch, a delay, a terminal), so a
+ * payload passed along a chain is encoded once. Payloads are read-only once emitted (plugin
+ * API), so what was made of one still holds.
+ */
+export type EncodedPayload = unknown;
+
+/** A message handed to `NodeRecorder.record`: made by the engine for that call alone. */
+export interface RecordingMessage extends RecordedMessage {
+  /**
+   * In: what this run's store made of this very payload object when an earlier node recorded
+   * it, if anything; the store may reuse it instead of encoding the payload again. Out: the
+   * store may set it to what it made of the payload, for the engine to pass on.
+   */
+  encoded?: EncodedPayload;
+}
+
 /** An answered approval (SPEC Events 9): a resumed run reuses it for the same message. */
 export interface RecordedApproval {
   readonly nodeId: string;
@@ -28,7 +47,7 @@ export interface NodeRecorder {
    * Appends one emitted message; never throws. Answers a promise when the store holds more
    * than it wants to before writing: the node waits for it, as for a full edge.
    */
-  record(message: RecordedMessage): Promise<void> | undefined;
+  record(message: RecordingMessage): Promise<void> | undefined;
   /**
    * The node completed: writes its end marker. Answers undefined when the marker is durable
    * at once, else a promise that resolves once it is; rejects when the marker or a message

@@ -70,8 +70,10 @@ export type {
   CheckpointStore,
   CheckpointStoreKind,
   CheckpointWriter,
+  EncodedPayload,
   NodeCheckpointSummary,
   NodeRecorder,
   RecordedApproval,
   RecordedMessage,
+  RecordingMessage,
 } from './checkpoints.js';

@@ -11,7 +11,12 @@ export interface MessageHeaders {
   readonly [name: string]: unknown;
 }
 
-/** CONTRACT section 1: a message; `id` is stable across replays and resumes. */
+/**
+ * CONTRACT section 1: a message; `id` is stable across replays and resumes. Messages and
+ * payloads are shared, not copied: every child of a node gets the same object, and
+ * checkpoints record it as emitted. A plugin treats the message it gets and the payload it
+ * emits as read-only; to change a payload it emits a new value.
+ */
 export interface Message {
   readonly id: string;
   readonly payload: unknown;

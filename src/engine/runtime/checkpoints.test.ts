@@ -98,6 +98,58 @@ describe('checkpoints in the engine', () => {
     expect(writer.ended).toEqual(['src', 'double', 'sink']);
   });
 
+  it('hands what the store made of a payload back when a node passes that payload on unchanged, and only then', async () => {
+    // A store that encodes each payload once, and says which records got an encoding back.
+    const handedBack: string[] = [];
+    const encodings: string[] = [];
+    const writer: CheckpointWriter = {
+      node: (nodeId) => ({
+        record: (message) => {
+          if (message.encoded === undefined) {
+            message.encoded = `${nodeId}:${JSON.stringify(message.payload)}`;
+            encodings.push(message.encoded as string);
+          } else {
+            handedBack.push(`${nodeId} got ${message.encoded as string}`);
+          }
+          return undefined;
+        },
+        end: () => undefined,
+      }),
+      approval: () => undefined,
+      close: () => Promise.resolve(),
+    };
+    const test = createTestRun(
+      {
+        SRC: sourceOf([{ n: 1 }]),
+        PASS: processorOf((message) => ({ payload: message.payload })),
+        COPY: processorOf((message) => ({ payload: { ...(message.payload as object) } })),
+        FORK: processorOf((message) => [
+          { payload: message.payload },
+          { payload: message.payload, port: 'out' },
+        ]),
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'pass', type: 'PASS' },
+        { nodeId: 'copy', type: 'COPY' },
+        { nodeId: 'fork', type: 'FORK' },
+        { nodeId: 'sink', type: 'SINK' },
+      ],
+      chainOf('src', 'pass', 'copy', 'fork', 'sink'),
+      { checkpoints: writer },
+    );
+    test.run.start();
+    expect((await test.run.done).status).toBe('COMPLETED');
+    // The copy is an equal but new object: it is encoded anew, and what the fork passes on
+    // twice is the copy's encoding.
+    expect(encodings).toEqual(['src:{"n":1}', 'copy:{"n":1}']);
+    expect(handedBack).toEqual([
+      'pass got src:{"n":1}',
+      'fork got copy:{"n":1}',
+      'fork got copy:{"n":1}',
+    ]);
+  });
+
   it('records plain message ids also when the lineage has characters JSON escapes', async () => {
     const writer = new ArrayWriter();
     const test = createTestRun(

@@ -19,7 +19,13 @@ import type {
   StreamNode,
   SubWorkflowRequest,
 } from '../../plugin-api/index.js';
-import type { CheckpointWriter, NodeRecorder, RecordedMessage } from '../checkpoints.js';
+import type {
+  CheckpointWriter,
+  EncodedPayload,
+  NodeRecorder,
+  RecordedMessage,
+  RecordingMessage,
+} from '../checkpoints.js';
 import { Channel, DroppingChannel, END } from '../streams/channel.js';
 import type { NodeInput } from '../streams/channel.js';
 import { childMessageId, plainLineage, sourceMessageId } from './message-ids.js';
@@ -163,6 +169,16 @@ const toJson = JSON.stringify as (value: unknown) => string | undefined;
 const MAX_LOGGED_OUTPUT = 2048;
 const MAX_BACKOFF_MS = 30_000;
 const FIRST_ATTEMPT: MessageHeaders = Object.freeze({ attempt: 1 });
+/**
+ * Where a message the engine sends on keeps what the checkpoint store made of its payload. A
+ * symbol: plugins get the message object itself and neither see the key nor write it out.
+ */
+const ENCODED: unique symbol = Symbol('encoded payload');
+
+/** A message as the engine sends it between nodes. */
+interface SentMessage extends Message {
+  [ENCODED]: EncodedPayload;
+}
 /** SKIPPED is missing on purpose: a skipped node shows it while it still passes messages. */
 const TERMINAL_STATUSES: ReadonlySet<NodeStatus> = new Set([
   'COMPLETED',
@@ -1215,9 +1231,13 @@ export class WorkflowRun {
 
   /** A skipped node's output: the message unchanged on port `out`, with a derived id. */
   #passThrough(node: PlannedNode, message: Message): Promise<void> | undefined {
-    return this.#emit(node, childMessageId(message.id, node.key, 0), message.headers, {
-      payload: message.payload,
-    });
+    return this.#emit(
+      node,
+      childMessageId(message.id, node.key, 0),
+      message.headers,
+      { payload: message.payload },
+      message,
+    );
   }
 
   /** Processes one message; answers undefined when everything happened synchronously. */
@@ -1481,7 +1501,8 @@ export class WorkflowRun {
   #emitAll(node: PlannedNode, input: Message, result: ProcessResult): Promise<void> | undefined {
     if (result === undefined) return undefined;
     if (!Array.isArray(result)) {
-      return this.#emit(node, childMessageId(input.id, node.key, 0), input.headers, result as Emit);
+      const emit = result as Emit;
+      return this.#emit(node, childMessageId(input.id, node.key, 0), input.headers, emit, input);
     }
     const emits = result as readonly Emit[];
     for (let index = 0; index < emits.length; index++) {
@@ -1492,6 +1513,7 @@ export class WorkflowRun {
         childMessageId(input.id, node.key, index),
         input.headers,
         emit,
+        input,
       );
       if (pending !== undefined) {
         return pending.then(() => this.#emitRest(node, input, emits, index + 1));
@@ -1509,16 +1531,26 @@ export class WorkflowRun {
     for (let index = from; index < emits.length; index++) {
       const emit = emits[index];
       if (emit !== undefined)
-        await this.#emit(node, childMessageId(input.id, node.key, index), input.headers, emit);
+        await this.#emit(
+          node,
+          childMessageId(input.id, node.key, index),
+          input.headers,
+          emit,
+          input,
+        );
     }
   }
 
-  /** Sends one message to every child on its port, at the pace of the slowest child. */
+  /**
+   * Sends one message to every child on its port, at the pace of the slowest child. `input` is
+   * the message the node was handling, whose payload it may be passing on.
+   */
   #emit(
     node: PlannedNode,
     id: string,
     inherited: MessageHeaders,
     emit: Emit,
+    input?: Message,
   ): Promise<void> | undefined {
     if (this.#pendingEnds[node.index] !== undefined) return undefined;
     const state = this.#state(node.index);
@@ -1529,7 +1561,7 @@ export class WorkflowRun {
           ? inherited
           : { ...inherited, attempt: 1 }
         : { ...inherited, ...emit.headers, attempt: 1 };
-    const message: Message = { id, payload: emit.payload, headers };
+    const message: SentMessage = { id, payload: emit.payload, headers, [ENCODED]: undefined };
     if (this.#debug) {
       const context = this.#contexts[node.index];
       if (context !== undefined) context.lastOutput = emit.payload;
@@ -1537,7 +1569,13 @@ export class WorkflowRun {
     const port = emit.port ?? 'out';
     const targets = node.routes.get(port) ?? node.anyPort;
     if (this.#checkpoints !== undefined) {
-      const recorded = this.#recorder(node).record({ id, port, payload: emit.payload, headers });
+      const recording: RecordingMessage = { id, port, payload: emit.payload, headers };
+      // A payload passed on unchanged is not encoded again (EncodedPayload).
+      if (input !== undefined && input.payload === emit.payload) {
+        recording.encoded = (input as Partial<SentMessage>)[ENCODED];
+      }
+      const recorded = this.#recorder(node).record(recording);
+      message[ENCODED] = recording.encoded;
       // The store holds too much unwritten: the node waits for it as for a full edge.
       if (recorded !== undefined) {
         const sent = this.#send(targets, message);

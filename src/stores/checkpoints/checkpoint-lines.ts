@@ -4,7 +4,7 @@
 //   {"format":1,"execution":"e1"}
 //   {"n":"node","begin":true}
 //   {"n":"node","m":{"id":"m1","payload":{"x":1}}}
-//   {"n":"node","m":{"id":"m2","port":"rejected","payload":2,"headers":{"attempt":1,"k":"v"}}}
+//   {"n":"node","m":{"id":"m2","payload":2,"port":"rejected","headers":{"attempt":1,"k":"v"}}}
 //   {"n":"node","end":true}
 //   {"a":{"nodeId":"wait","messageId":"m1","approved":true}}
 // A byte-array payload is written as `"base64":"..."` instead of `"payload"`, so it is read
@@ -13,10 +13,10 @@
 // are a third shorter and quicker to write. Spill files hold bare message objects.
 import { createReadStream } from 'node:fs';
 import type { MessageHeaders } from '../../plugin-api/index.js';
-import type { RecordedApproval, RecordedMessage } from '../../engine/index.js';
+import type { RecordedApproval, RecordedMessage, RecordingMessage } from '../../engine/index.js';
 import { isNotFound } from '../file/write-file-atomic.js';
 import { checkpointDamaged } from './checkpoint-errors.js';
-import { quickJson, toJson } from './quick-json.js';
+import { toJson } from './quick-json.js';
 
 export const CHECKPOINT_FILE_FORMAT = 1;
 
@@ -43,30 +43,44 @@ export function endLine(head: string): string {
 }
 
 /**
- * What follows the id of a message object: its port, payload and headers and the closing
- * brace. Message ids are plain (RecordedMessage), so the id goes between quotes as it is.
- * Throws when the message cannot be JSON (cyclic, BigInt); an undefined payload is left out
- * and read back as undefined.
+ * What follows a message id in a line up to the payload's end: the id's closing quote and the
+ * payload member (`","payload":{"x":1}`, `","base64":"AAE="`, or `"` for an undefined
+ * payload, which is read back as undefined). The file store's `EncodedPayload`: a node that
+ * passes a payload on unchanged writes it again as it is. Message ids are plain
+ * (RecordedMessage), so an id goes between quotes as it is. Throws when the payload cannot be
+ * JSON (cyclic, BigInt).
  */
-function messageTail(message: RecordedMessage): string {
-  const { payload, port, headers } = message;
-  let body: string;
+function payloadPart(payload: unknown): string {
   if (payload instanceof Uint8Array) {
     const bytes = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-    body = `,"base64":"${bytes.toString('base64')}"`;
-  } else {
-    const json = toJson(payload);
-    body = json === undefined ? '' : ',"payload":' + json;
+    return `","base64":"${bytes.toString('base64')}"`;
   }
-  // Concatenation, not a template: empty parts then cost nothing, and the common line (port
-  // `out`, first attempt) is built from four pieces.
+  const json = toJson(payload);
+  return json === undefined ? '"' : '","payload":' + json;
+}
+
+/** The payload part the engine handed back for this payload, or one made now and handed out. */
+function payloadPartOf(message: RecordingMessage): string {
+  const known = message.encoded;
+  if (typeof known === 'string') return known;
+  const part = payloadPart(message.payload);
+  message.encoded = part;
+  return part;
+}
+
+/**
+ * The port and headers members, after the payload: nothing for port `out` and the headers of
+ * a first attempt, which nearly every message has; they are read back as such.
+ */
+function routingMembers(message: RecordedMessage): string {
+  const { port } = message;
   const portJson = port === DEFAULT_PORT ? '' : ',"port":' + JSON.stringify(port);
-  return portJson + body + headersJson(headers) + '}';
+  return portJson + headersJson(message.headers);
 }
 
 /** A message as one JSON object, as spill files hold it. Throws when it cannot be JSON. */
 export function messageJson(message: RecordedMessage): string {
-  return '{"id":"' + message.id + '"' + messageTail(message);
+  return '{"id":"' + message.id + payloadPart(message.payload) + routingMembers(message) + '}';
 }
 
 const DEFAULT_PORT = 'out';
@@ -91,17 +105,16 @@ function headersJson(headers: MessageHeaders): string {
   return member;
 }
 
-/** The line of a message; `prefix` is the node's `messageLinePrefix`. Throws when not JSON. */
-export function messageLine(prefix: string, message: RecordedMessage): string {
-  // Nearly every message leaves on port `out` on its first attempt with a small plain payload
-  // (never a byte array, which quickJson leaves alone): its line is made of four pieces.
-  if (message.port === DEFAULT_PORT && headersJson(message.headers) === '') {
-    const json = quickJson(message.payload);
-    // A short payload and the line's end join into a flat string rather than one more rope
-    // node that the write has to walk.
-    if (json !== undefined) return prefix + message.id + '","payload":' + (json + '}}\n');
-  }
-  return prefix + message.id + '"' + messageTail(message) + '}\n';
+/**
+ * The line of a message; `prefix` is the node's `messageLinePrefix`. Takes the payload part
+ * from `message.encoded` when the engine handed one back, else makes it and sets it there.
+ * Throws when the message cannot be JSON.
+ */
+export function messageLine(prefix: string, message: RecordingMessage): string {
+  const part = payloadPartOf(message);
+  // Concatenation, not a template: the common line (port `out`, first attempt) is then built
+  // from four pieces, and empty members cost nothing.
+  return prefix + message.id + part + routingMembers(message) + '}}\n';
 }
 
 /** Throws when the approval cannot be JSON. */

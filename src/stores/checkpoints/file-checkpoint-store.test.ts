@@ -119,6 +119,26 @@ describe('FileCheckpointStore', () => {
     ]);
   });
 
+  it('encodes a payload once: hands its encoding out, and writes one handed back as it is', async () => {
+    const store = await openStore();
+    const writer = store.writer('e1');
+    const first = { ...recordedMessage('m1', { x: 1 }), encoded: undefined as unknown };
+    void writer.node('source').record(first);
+    expect(first.encoded).toBe('","payload":{"x":1}');
+    // What a node passing the payload on unchanged gets back from the engine; a different
+    // text here proves the store writes it rather than encoding the payload again.
+    const passed = {
+      ...recordedMessage('m1.1', { x: 1 }, { port: 'kept' }),
+      encoded: '","payload":7',
+    };
+    const recorder = writer.node('filter');
+    void recorder.record(passed);
+    await recorder.end();
+    expect((await lines('e1')).slice(4, 5)).toEqual([
+      { n: 'filter', m: { id: 'm1.1', payload: 7, port: 'kept' } },
+    ]);
+  });
+
   it('keeps the execution id inside a file whose name is a hash', async () => {
     const longId = 'e'.repeat(300);
     const store = await openStore();

@@ -12,6 +12,7 @@ import type {
   NodeRecorder,
   RecordedApproval,
   RecordedMessage,
+  RecordingMessage,
 } from '../../engine/index.js';
 import { fileNameForId } from '../file/file-name-for-id.js';
 import { isNotFound, syncDirectory } from '../file/write-file-atomic.js';
@@ -353,7 +354,7 @@ class FileNodeRecorder implements NodeRecorder {
     this.#prefix = prefix;
   }
 
-  record(message: RecordedMessage): Promise<void> | undefined {
+  record(message: RecordingMessage): Promise<void> | undefined {
     if (this.#failure !== undefined) return undefined;
     let line: string;
     try {

@@ -44,7 +44,7 @@ describe('MemoryCheckpointStore with a spill directory', () => {
 
   function recordPayloads(recorder: NodeRecorder, payloads: readonly unknown[]) {
     const messages = payloads.map((payload, index) => recordedMessage(`m${index}`, payload));
-    for (const message of messages) void recorder.record(message);
+    for (const message of messages) void recorder.record({ ...message });
     return messages;
   }
 
