@@ -179,6 +179,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       processAllowAny: settings['svc.process.allow-any'],
       scriptTimeoutMs: settings['svc.script.timeout-ms'],
       scriptMaxStatements: settings['svc.script.max-statements'],
+      filesBaseDir: settings['svc.files.base-dir'],
     },
     resolveConfig: createConfigResolver({ env: options.env ?? process.env, settings }),
     store,

@@ -186,6 +186,11 @@ export const SETTINGS = {
     { default: false },
     'Let PROCESS_EXECUTOR run any executable; effective only while the allow-list is empty',
   ),
+  'svc.files.base-dir': setting(
+    nullable(text()),
+    { default: 'data/files' },
+    'The only directory FILE_READ and FILE_WRITE may use (paths are relative to it); empty turns them off',
+  ),
   'svc.script.timeout-ms': setting(
     int({ min: 1 }),
     { default: 10_000 },

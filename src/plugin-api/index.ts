@@ -184,6 +184,8 @@ export interface Safeguards {
   readonly processAllowAny: boolean;
   readonly scriptTimeoutMs: number;
   readonly scriptMaxStatements: number;
+  /** The directory `FILE_READ` and `FILE_WRITE` work in; null: file access is off. */
+  readonly filesBaseDir: string | null;
 }
 
 /** What a plugin learns about its node when a run starts. */
@@ -198,6 +200,7 @@ export const DEFAULT_SAFEGUARDS: Safeguards = Object.freeze({
   processAllowAny: false,
   scriptTimeoutMs: 10_000,
   scriptMaxStatements: 50_000_000,
+  filesBaseDir: null,
 });
 
 /** Makes the run-time part of a plugin for one node and its parsed configuration. */

@@ -12,5 +12,7 @@ export const FILE_ENCODINGS = [
   'hex',
 ] as const;
 
+export type FileEncoding = (typeof FILE_ENCODINGS)[number];
+
 export const fileEncoding = () =>
   z.enum(FILE_ENCODINGS).default('utf8').describe('Text encoding of the file content');
