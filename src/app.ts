@@ -180,6 +180,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       scriptTimeoutMs: settings['svc.script.timeout-ms'],
       scriptMaxStatements: settings['svc.script.max-statements'],
       filesBaseDir: settings['svc.files.base-dir'],
+      mcpAllowedTools: settings['svc.mcp-client.allowed-tools'],
+      mcpMaxArgumentBytes: settings['svc.mcp-client.max-argument-bytes'],
+      mcpDenyArgumentPatterns: settings['svc.mcp-client.deny-argument-patterns'].map(
+        (pattern) => new RegExp(pattern),
+      ),
     },
     resolveConfig: createConfigResolver({ env: options.env ?? process.env, settings }),
     store,

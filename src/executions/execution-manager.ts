@@ -34,7 +34,12 @@ import type {
   WorkflowPlan,
 } from '../engine/index.js';
 import { StepFailure } from '../plugin-api/index.js';
-import type { Message, Safeguards, SubWorkflowRequest } from '../plugin-api/index.js';
+import type {
+  Message,
+  PluginMeasure,
+  Safeguards,
+  SubWorkflowRequest,
+} from '../plugin-api/index.js';
 import { Admission, REFUSAL_MESSAGES } from './admission.js';
 import type { AdmissionLimits, Candidate, RefusalReason } from './admission.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
@@ -1232,6 +1237,29 @@ class RunRecorder implements RunListener {
 
   pluginEvent(_nodeId: string, event: string, outcome: string): void {
     this.manager.deps.meters.count('svc.plugin.events', { plugin: event, outcome });
+  }
+
+  pluginMeasure(_nodeId: string, measure: PluginMeasure): void {
+    const { meters } = this.manager.deps;
+    switch (measure.meter) {
+      case 'svc.mcp.call':
+        meters.time(
+          'svc.mcp.call',
+          { tool: measure.tool, outcome: measure.outcome },
+          measure.milliseconds,
+        );
+        return;
+      case 'llm.tokens':
+        meters.count(
+          'llm.tokens',
+          { provider: measure.provider, direction: measure.direction },
+          measure.amount,
+        );
+        return;
+      case 'llm.cost':
+        meters.count('llm.cost', { provider: measure.provider }, measure.amount);
+        return;
+    }
   }
 
   nodeChanged(state: Readonly<NodeState>, previous?: NodeStatus): void {

@@ -137,7 +137,28 @@ export interface NodeContext {
    * fixed words: every distinct pair is a series of its own.
    */
   report(event: string, outcome: string): void;
+  /** Adds to one of the SPEC meters that belong to plugins (`PluginMeasure`). */
+  measure(measure: PluginMeasure): void;
 }
+
+/**
+ * What a plugin adds to the SPEC meters of its own: the duration of an `MCP_TOOL_CALL`
+ * (`svc.mcp.call`), model tokens (`llm.tokens`) and model cost (`llm.cost`).
+ */
+export type PluginMeasure =
+  | {
+      readonly meter: 'svc.mcp.call';
+      readonly tool: string;
+      readonly outcome: string;
+      readonly milliseconds: number;
+    }
+  | {
+      readonly meter: 'llm.tokens';
+      readonly provider: string;
+      readonly direction: 'input' | 'output';
+      readonly amount: number;
+    }
+  | { readonly meter: 'llm.cost'; readonly provider: string; readonly amount: number };
 
 export interface SignalRequest {
   readonly messageId: string;
@@ -186,6 +207,12 @@ export interface Safeguards {
   readonly scriptMaxStatements: number;
   /** The directory `FILE_READ` and `FILE_WRITE` work in; null: file access is off. */
   readonly filesBaseDir: string | null;
+  /** Tools `MCP_TOOL_CALL` may call; empty allows any. */
+  readonly mcpAllowedTools: readonly string[];
+  /** Most bytes of JSON arguments per `MCP_TOOL_CALL`. */
+  readonly mcpMaxArgumentBytes: number;
+  /** Patterns the JSON arguments of an `MCP_TOOL_CALL` must not match. */
+  readonly mcpDenyArgumentPatterns: readonly RegExp[];
 }
 
 /** What a plugin learns about its node when a run starts. */
@@ -201,6 +228,9 @@ export const DEFAULT_SAFEGUARDS: Safeguards = Object.freeze({
   scriptTimeoutMs: 10_000,
   scriptMaxStatements: 50_000_000,
   filesBaseDir: null,
+  mcpAllowedTools: [],
+  mcpMaxArgumentBytes: 65_536,
+  mcpDenyArgumentPatterns: [],
 });
 
 /** Makes the run-time part of a plugin for one node and its parsed configuration. */

@@ -12,6 +12,7 @@ import type {
   NodeContext,
   NodeLog,
   NodeRuntime,
+  PluginMeasure,
   ProcessResult,
   Safeguards,
   SignalAnswer,
@@ -90,6 +91,8 @@ export interface RunListener {
   checkpointFailed?(nodeId: string, error: unknown): void;
   /** A plugin reported something to count (`NodeContext.report`). */
   pluginEvent?(nodeId: string, event: string, outcome: string): void;
+  /** A plugin added to one of its meters (`NodeContext.measure`). */
+  pluginMeasure?(nodeId: string, measure: PluginMeasure): void;
   /** Runs a sub-workflow for a node of the run (`SUB_WORKFLOW`). */
   runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]>;
   /** Registers a signal wait with whoever answers signals; absent, waits are refused. */
@@ -348,6 +351,10 @@ class RunNodeContext implements NodeContext {
     this.#scope.listener.pluginEvent?.(this.nodeId, event, outcome);
   }
 
+  measure(measure: PluginMeasure): void {
+    this.#scope.listener.pluginMeasure?.(this.nodeId, measure);
+  }
+
   sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
     const own = options?.signal;
     if (own === undefined && this.#controller === undefined) return this.#sleepWithoutSignal(ms);
@@ -486,6 +493,10 @@ class AttemptContext implements NodeContext {
 
   report(event: string, outcome: string): void {
     this.#parent.report(event, outcome);
+  }
+
+  measure(measure: PluginMeasure): void {
+    this.#parent.measure(measure);
   }
 
   sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {

@@ -6,6 +6,7 @@ import type {
   MessageProcessor,
   NodeContext,
   NodeRuntime,
+  PluginMeasure,
   ProcessResult,
   SignalAnswer,
   SignalRequest,
@@ -24,6 +25,8 @@ export interface TestContext extends NodeContext {
   readonly logs: LoggedLine[];
   /** What the plugin reported, as `event:outcome`, in order. */
   readonly reports: string[];
+  /** What the plugin added to its meters, in order. */
+  readonly measures: PluginMeasure[];
   readonly sleeps: number[];
   readonly subWorkflowCalls: SubWorkflowRequest[];
   /** Moves the clock; sleeps that are due resolve. */
@@ -48,6 +51,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   const sleeps: number[] = [];
   const subWorkflowCalls: SubWorkflowRequest[] = [];
   const reports: string[] = [];
+  const measures: PluginMeasure[] = [];
   let now = options.now ?? Date.UTC(2026, 0, 1);
   const timers: { at: number; resolve: () => void }[] = [];
   const log =
@@ -71,11 +75,15 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     startPayload: options.startPayload,
     logs,
     reports,
+    measures,
     sleeps,
     subWorkflowCalls,
     now: () => now,
     report(event, outcome) {
       reports.push(`${event}:${outcome}`);
+    },
+    measure(measure) {
+      measures.push(measure);
     },
     sleep(ms, sleepOptions) {
       sleeps.push(ms);

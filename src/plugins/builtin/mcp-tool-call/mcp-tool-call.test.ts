@@ -1,0 +1,226 @@
+// MCP_TOOL_CALL and MCP_LIST_TOOLS against a real MCP server on loopback (official SDK on
+// both sides), with SPEC's client filters: allowed tools, argument bytes, denied patterns.
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { DEFAULT_SAFEGUARDS, StepFailure } from '../../../plugin-api/index.js';
+import type { MessageProcessor, Safeguards } from '../../../plugin-api/index.js';
+import { createTestContext, message, processAll } from '../../testing/fake-context.js';
+import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
+import { mcpListToolsPlugin } from './mcp-list-tools.js';
+import { mcpToolCallPlugin } from './mcp-tool-call.js';
+
+let server: Server | undefined;
+
+afterEach(async () => {
+  await closeServer(server);
+  server = undefined;
+});
+
+interface Calls {
+  readonly headers: IncomingHttpHeaders[];
+  readonly tools: string[];
+}
+
+/** A stateless MCP server with the tools `add`, `broken` and `slow`. */
+async function startMcpServer(): Promise<{ url: string; calls: Calls }> {
+  const calls: Calls = { headers: [], tools: [] };
+  const listening = await listenOnLoopback((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      calls.headers.push(request.headers);
+      const mcp = new McpServer({ name: 'test-tools', version: '1.0.0' });
+      mcp.registerTool(
+        'add',
+        {
+          description: 'Adds two numbers',
+          inputSchema: { a: z.number(), b: z.number() },
+          outputSchema: { sum: z.number() },
+        },
+        ({ a, b }) => {
+          calls.tools.push('add');
+          return {
+            content: [{ type: 'text', text: String(a + b) }],
+            structuredContent: { sum: a + b },
+          };
+        },
+      );
+      mcp.registerTool('broken', { description: 'Always fails' }, () => {
+        calls.tools.push('broken');
+        return { isError: true, content: [{ type: 'text', text: 'the disk is on fire' }] };
+      });
+      mcp.registerTool('slow', { description: 'Takes a minute' }, async () => {
+        calls.tools.push('slow');
+        await new Promise((resolve) => setTimeout(resolve, 60_000));
+        return { content: [] };
+      });
+      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+      const body: unknown =
+        chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      void mcp
+        .connect(transport)
+        .then(() => transport.handleRequest(request, response, body))
+        .finally(() => {
+          response.on('close', () => {
+            void transport.close();
+            void mcp.close();
+          });
+        });
+    });
+  });
+  server = listening.server;
+  return { url: `${listening.origin}/mcp`, calls };
+}
+
+function caller(
+  config: Record<string, unknown>,
+  safeguards: Partial<Safeguards> = {},
+): MessageProcessor {
+  const parsed = mcpToolCallPlugin.configSchema.parse(config);
+  const setup = { nodeId: 'tool', safeguards: { ...DEFAULT_SAFEGUARDS, ...safeguards } };
+  return mcpToolCallPlugin.create!(parsed, setup) as MessageProcessor;
+}
+
+describe('MCP_TOOL_CALL', () => {
+  it('calls the tool once per message with arguments from the payload or a template, emits its result and times each call', async () => {
+    const { url, calls } = await startMcpServer();
+    const ctx = createTestContext();
+    const fromPayload = await processAll(
+      caller({ url, tool: 'add' }),
+      [message({ a: 2, b: 3 })],
+      ctx,
+    );
+    expect(fromPayload[0]?.payload).toEqual({
+      content: [{ type: 'text', text: '5' }],
+      structuredContent: { sum: 5 },
+    });
+    // A lone placeholder keeps the number; one inside text renders as text.
+    const templated = await processAll(
+      caller({ url, tool: 'add', arguments: { a: 10, b: '{{ n }}' } }),
+      [message({ n: 7 })],
+    );
+    expect(templated[0]?.payload).toMatchObject({ structuredContent: { sum: 17 } });
+    const asText = await processAll(
+      caller({ url, tool: 'add', arguments: { a: 10, b: 'n={{n}}' } }),
+      [message({ n: 7 })],
+    ).catch((error: unknown) => error);
+    // The tool's schema refuses text for a number: bad input, not retried.
+    expect(asText).toBeInstanceOf(StepFailure);
+    expect(asText).toHaveProperty('retryable', false);
+    expect(calls.tools).toEqual(['add', 'add']);
+    expect(ctx.measures).toEqual([
+      expect.objectContaining({ meter: 'svc.mcp.call', tool: 'add', outcome: 'completed' }),
+    ]);
+  });
+
+  it('sends the configured headers to the MCP server', async () => {
+    const { url, calls } = await startMcpServer();
+    await processAll(caller({ url, tool: 'add', headers: { authorization: 'Bearer t0k' } }), [
+      message({ a: 1, b: 1 }),
+    ]);
+    expect(calls.headers.every((headers) => headers.authorization === 'Bearer t0k')).toBe(true);
+  });
+
+  it('fails the message without retry when the tool answers an error, naming its text', async () => {
+    const { url } = await startMcpServer();
+    const ctx = createTestContext();
+    const failing = processAll(caller({ url, tool: 'broken' }), [message({})], ctx);
+    await expect(failing).rejects.toThrow("MCP tool 'broken' failed: the disk is on fire");
+    await expect(failing).rejects.toHaveProperty('retryable', false);
+    expect(ctx.measures).toEqual([expect.objectContaining({ outcome: 'failed' })]);
+  });
+
+  it('fails as retryable when the server cannot be reached', async () => {
+    const failing = processAll(caller({ url: 'http://127.0.0.1:1/mcp', tool: 'add' }), [
+      message({ a: 1, b: 2 }),
+    ]);
+    await expect(failing).rejects.toThrow(/^MCP tool 'add' call failed: fetch failed/);
+    await expect(failing).rejects.toHaveProperty('retryable', true);
+  });
+
+  it('refuses a tool outside svc.mcp-client.allowed-tools, as bad input and without calling it (SPEC Workflow-author safeguards)', async () => {
+    const { url, calls } = await startMcpServer();
+    const ctx = createTestContext();
+    const failing = processAll(
+      caller({ url, tool: 'add' }, { mcpAllowedTools: ['search'] }),
+      [message({ a: 1, b: 2 })],
+      ctx,
+    );
+    await expect(failing).rejects.toThrow("MCP tool 'add' is not in svc.mcp-client.allowed-tools");
+    await expect(failing).rejects.toHaveProperty('retryable', false);
+    expect(calls.tools).toEqual([]);
+    expect(ctx.measures).toEqual([expect.objectContaining({ outcome: 'refused' })]);
+  });
+
+  it('refuses arguments over svc.mcp-client.max-argument-bytes and counts mcp.budget.exceeded', async () => {
+    const { url, calls } = await startMcpServer();
+    const ctx = createTestContext();
+    const failing = processAll(
+      caller({ url, tool: 'add' }, { mcpMaxArgumentBytes: 10 }),
+      [message({ a: 1000, b: 2000 })],
+      ctx,
+    );
+    await expect(failing).rejects.toThrow(
+      "MCP tool 'add' arguments take 19 bytes, over svc.mcp-client.max-argument-bytes (10)",
+    );
+    await expect(failing).rejects.toHaveProperty('retryable', false);
+    expect(ctx.reports).toEqual(['mcp.budget.exceeded:refused']);
+    expect(calls.tools).toEqual([]);
+  });
+
+  it('refuses arguments matching svc.mcp-client.deny-argument-patterns', async () => {
+    const { url, calls } = await startMcpServer();
+    const failing = processAll(
+      caller(
+        { url, tool: 'add', arguments: { a: 1, b: 2, note: 'rm -rf /' } },
+        {
+          mcpDenyArgumentPatterns: [/secret/, /rm -rf/],
+        },
+      ),
+      [message(null)],
+    );
+    await expect(failing).rejects.toThrow(
+      "MCP tool 'add' arguments match svc.mcp-client.deny-argument-patterns[1]",
+    );
+    await expect(failing).rejects.toHaveProperty('retryable', false);
+    expect(calls.tools).toEqual([]);
+  });
+
+  it('gives up a call under way when the node is stopped', async () => {
+    const { url } = await startMcpServer();
+    const ctx = createTestContext();
+    const started = Date.now();
+    const failing = processAll(caller({ url, tool: 'slow' }), [message({})], ctx);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    ctx.abort(new Error('stopped by the operator'));
+    await expect(failing).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(ctx.measures).toEqual([expect.objectContaining({ outcome: 'stopped' })]);
+  });
+});
+
+describe('MCP_LIST_TOOLS', () => {
+  it('emits the tools of the server, only the allowed ones when svc.mcp-client.allowed-tools is set', async () => {
+    const { url } = await startMcpServer();
+    const list = (safeguards: Partial<Safeguards>) => {
+      const parsed = mcpListToolsPlugin.configSchema.parse({ url });
+      const setup = { nodeId: 'list', safeguards: { ...DEFAULT_SAFEGUARDS, ...safeguards } };
+      return processAll(mcpListToolsPlugin.create!(parsed, setup), [message(null)]);
+    };
+    const [all] = await list({});
+    const names = (all?.payload as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+    expect(names).toEqual(['add', 'broken', 'slow']);
+    expect((all?.payload as { tools: unknown[] }).tools[0]).toEqual({
+      name: 'add',
+      description: 'Adds two numbers',
+      inputSchema: expect.objectContaining({ type: 'object' }),
+    });
+    const [allowed] = await list({ mcpAllowedTools: ['slow'] });
+    expect(
+      (allowed?.payload as { tools: { name: string }[] }).tools.map((tool) => tool.name),
+    ).toEqual(['slow']);
+  });
+});
