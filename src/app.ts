@@ -38,7 +38,7 @@ import {
 import { MCP_TOOLS, registerMcpEndpoint } from './mcp/index.js';
 import { Meters, createLoggers } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
-import { createPluginRegistry } from './plugins/index.js';
+import { LlmRateLimiter, createPluginRegistry } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
 import { SessionService } from './services/index.js';
 import { FileExecutionLog, createCheckpointStore, createSessionStore } from './stores/index.js';
@@ -185,6 +185,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       mcpDenyArgumentPatterns: settings['svc.mcp-client.deny-argument-patterns'].map(
         (pattern) => new RegExp(pattern),
       ),
+      llmDenyInputPatterns: settings['svc.llm.deny-input-patterns'].map(
+        (pattern) => new RegExp(pattern),
+      ),
+      llmDenyOutputPatterns: settings['svc.llm.deny-output-patterns'].map(
+        (pattern) => new RegExp(pattern),
+      ),
+      llmMaxInputChars: settings['svc.llm.max-input-chars'],
+      llmRequests: new LlmRateLimiter(settings['svc.llm.rate-limit.*']),
     },
     resolveConfig: createConfigResolver({ env: options.env ?? process.env, settings }),
     store,

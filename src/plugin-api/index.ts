@@ -213,6 +213,20 @@ export interface Safeguards {
   readonly mcpMaxArgumentBytes: number;
   /** Patterns the JSON arguments of an `MCP_TOOL_CALL` must not match. */
   readonly mcpDenyArgumentPatterns: readonly RegExp[];
+  /** Patterns the prompt and system text of an `LLM_CALL` must not match. */
+  readonly llmDenyInputPatterns: readonly RegExp[];
+  /** Patterns a model's answer and its tool-call arguments must not match. */
+  readonly llmDenyOutputPatterns: readonly RegExp[];
+  /** Most prompt characters (system text included) per `LLM_CALL`; 0: no limit. */
+  readonly llmMaxInputChars: number;
+  /** Requests per minute to each model provider, over the whole server. */
+  readonly llmRequests: LlmRequestLimiter;
+}
+
+/** Holds model calls to `svc.llm.rate-limit.<provider>` requests per minute. */
+export interface LlmRequestLimiter {
+  /** Takes a slot for one request, waiting with `sleep` while the provider is at its rate. */
+  acquire(provider: string, sleep: (ms: number) => Promise<void>): Promise<void>;
 }
 
 /** What a plugin learns about its node when a run starts. */
@@ -231,6 +245,10 @@ export const DEFAULT_SAFEGUARDS: Safeguards = Object.freeze({
   mcpAllowedTools: [],
   mcpMaxArgumentBytes: 65_536,
   mcpDenyArgumentPatterns: [],
+  llmDenyInputPatterns: [],
+  llmDenyOutputPatterns: [],
+  llmMaxInputChars: 0,
+  llmRequests: { acquire: () => Promise.resolve() },
 });
 
 /** Makes the run-time part of a plugin for one node and its parsed configuration. */
