@@ -41,7 +41,12 @@ import type { Loggers } from './observability/index.js';
 import { LlmRateLimiter, createPluginRegistry } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
 import { SessionService } from './services/index.js';
-import { FileExecutionLog, createCheckpointStore, createSessionStore } from './stores/index.js';
+import {
+  FileExecutionLog,
+  MemorySessionMemory,
+  createCheckpointStore,
+  createSessionStore,
+} from './stores/index.js';
 import type { CheckpointStore } from './engine/index.js';
 
 /** Events an SSE client may fall behind by before it skips to the newest (SPEC Events 5). */
@@ -97,12 +102,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
+  const sessionMemory = new MemorySessionMemory();
   const sessions = new SessionService({
     store,
     catalog: plugins,
     clock,
     ids,
     workers: buildInfo.workers,
+    sessionMemory,
   });
   const registry = new ExecutionRegistry({
     maxExecutions: settings['svc.execution-log.retained-runs'],
@@ -155,6 +162,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   );
   const executions = new ExecutionManager({
+    sessionMemory,
     meters,
     checkpoints,
     journal,

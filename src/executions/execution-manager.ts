@@ -38,6 +38,7 @@ import type {
   Message,
   PluginMeasure,
   Safeguards,
+  SessionMemory,
   SubWorkflowRequest,
 } from '../plugin-api/index.js';
 import { Admission, REFUSAL_MESSAGES } from './admission.js';
@@ -72,6 +73,8 @@ export interface ExecutionManagerDeps {
   readonly timers?: TimerScheduler;
   readonly meters: Meters;
   readonly safeguards?: Safeguards;
+  /** Session histories of SESSION_MEMORY nodes, shared by every run of a session. */
+  readonly sessionMemory?: SessionMemory;
   readonly resolveConfig?: ConfigResolver;
   /** Admission limits at start-up (SPEC `svc.execution.*`); off when absent. */
   readonly limits?: AdmissionLimits;
@@ -1033,6 +1036,7 @@ export class ExecutionManager {
       deadlineMs: this.#deps.runDeadlineMs,
       listener: recorder,
       safeguards: this.#deps.safeguards,
+      sessionMemory: this.#deps.sessionMemory,
       resolveConfig: this.#deps.resolveConfig,
       replay: launch.replay,
     });

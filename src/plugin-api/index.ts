@@ -233,6 +233,21 @@ export interface LlmRequestLimiter {
 export interface NodeSetup {
   readonly nodeId: string;
   readonly safeguards: Safeguards;
+  /** The server's session memory (`SESSION_MEMORY`); absent where there is none. */
+  readonly sessionMemory?: SessionMemory | undefined;
+}
+
+/**
+ * Histories kept per session and key, shared by every run of the session (`SESSION_MEMORY`).
+ * Entries are payloads as they were appended, oldest first.
+ */
+export interface SessionMemory {
+  /** Appends an entry, then keeps at most `maxEntries` (the newest); answers the count kept. */
+  append(sessionId: string, key: string, entry: unknown, maxEntries?: number): Promise<number>;
+  /** The newest `last` entries (all without it), oldest first. */
+  read(sessionId: string, key: string, last?: number): Promise<readonly unknown[]>;
+  /** Forgets a history; answers how many entries it held. */
+  clear(sessionId: string, key: string): Promise<number>;
 }
 
 /** No process, default script limits: for tests and tools. */

@@ -24,6 +24,8 @@ export interface SessionServiceDeps {
   readonly ids: IdGenerator;
   /** Whether this build includes remote workers (decides `engine.placement`). */
   readonly workers: boolean;
+  /** Session memory whose histories go with a deleted session. */
+  readonly sessionMemory?: { dropSession(sessionId: string): void };
 }
 
 export interface CreateSessionInput {
@@ -137,6 +139,7 @@ export class SessionService {
       if (!(await this.#deps.store.deleteSession(sessionId))) {
         throw new AppError('SESSION_NOT_FOUND', { params: { sessionId } });
       }
+      this.#deps.sessionMemory?.dropSession(sessionId);
     });
   }
 

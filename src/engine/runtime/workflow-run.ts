@@ -15,6 +15,7 @@ import type {
   PluginMeasure,
   ProcessResult,
   Safeguards,
+  SessionMemory,
   SignalAnswer,
   SignalRequest,
   StreamNode,
@@ -130,6 +131,8 @@ export interface RunOptions {
   /** Capacity of every edge without a buffer. */
   readonly channelCapacity?: number | undefined;
   readonly safeguards?: Safeguards | undefined;
+  /** Handed to plugins as `NodeSetup.sessionMemory`. */
+  readonly sessionMemory?: SessionMemory | undefined;
   /**
    * Resolves `${env.NAME}`, `${sys.name}` and `decrypted:<name>` in a node's configuration
    * when the run starts; a failure fails every message of the node like a plugin error.
@@ -1088,6 +1091,7 @@ export class WorkflowRun {
     const setup = {
       nodeId: node.nodeId,
       safeguards: this.#options.safeguards ?? DEFAULT_SAFEGUARDS,
+      sessionMemory: this.#options.sessionMemory,
     };
     const resolved = this.#options.resolveConfig?.(node.config) ?? {
       ok: true,

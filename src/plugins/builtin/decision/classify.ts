@@ -1,16 +1,35 @@
 // CLASSIFY (optional plugin decision): one port per class, `default` when none matches.
 import { definePlugin, z } from '../../../plugin-api/index.js';
+import { compileExpression, isTruthy } from '../runtime/expressions.js';
 import { configuredPorts, namedExpressions } from '../schemas.js';
+import { withDecision } from './decision-output.js';
 
 export const classifyPlugin = definePlugin({
   type: 'CLASSIFY',
   kind: 'processor',
   description:
-    'Labels each message with the first class whose expression is true and sends it to that port, or to default.',
+    'Labels each message with the first class whose expression is true (payload member class) and sends it to that port, or to default.',
   configSchema: z.looseObject({
     classes: namedExpressions('class').describe(
       'Classes tried in order; each class name is an output port',
     ),
   }),
   outputPorts: (config) => ['out', ...configuredPorts(config.classes), 'default'],
+  create: (config) => {
+    const classes = config.classes.map(({ name, expression }) => ({
+      name,
+      predicate: compileExpression(expression),
+    }));
+    return {
+      async process(message) {
+        // First match wins: later classes are not evaluated.
+        for (const { name, predicate } of classes) {
+          if (isTruthy(await predicate.evaluate(message.payload, message))) {
+            return { payload: withDecision(message.payload, { class: name }), port: name };
+          }
+        }
+        return { payload: withDecision(message.payload, { class: 'default' }), port: 'default' };
+      },
+    };
+  },
 });

@@ -1,5 +1,6 @@
 // GATE (optional plugin decision): pass or block each message (CONTRACT section 2 ports).
 import { definePlugin, z } from '../../../plugin-api/index.js';
+import { compileExpression, isTruthy } from '../runtime/expressions.js';
 import { jsonataExpression } from '../schemas.js';
 
 export const gatePlugin = definePlugin({
@@ -10,4 +11,13 @@ export const gatePlugin = definePlugin({
     expression: jsonataExpression().describe('JSONata predicate over the payload'),
   }),
   outputPorts: () => ['out', 'pass', 'block'],
+  create: (config) => {
+    const predicate = compileExpression(config.expression);
+    return {
+      async process(message) {
+        const open = isTruthy(await predicate.evaluate(message.payload, message));
+        return { payload: message.payload, port: open ? 'pass' : 'block' };
+      },
+    };
+  },
 });
