@@ -302,6 +302,7 @@ describe('built-in plugin types', () => {
         .map((info) => [info.type, info.defaultTimeoutSeconds]),
     );
     expect(timeouts).toEqual({
+      ASK: 3600,
       HTTP_REQUEST: 30,
       LLM_CALL: 30,
       MCP_LIST_TOOLS: 30,
