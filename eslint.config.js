@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const layers = [
   'core',
@@ -88,5 +89,26 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   ...boundaryRules,
+  {
+    // The web UI: React's rules of hooks and the rules its compiler checks. It talks to the
+    // REST API only, so it never imports the server's code.
+    files: ['web/**/*.ts', 'web/**/*.tsx'],
+    plugins: reactHooks.configs.flat['recommended-latest'].plugins,
+    rules: {
+      ...reactHooks.configs.flat['recommended-latest'].rules,
+      'react-hooks/exhaustive-deps': 'error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../../src/*', '../../../src/*', '../../../../src/*'],
+              message: 'The web UI talks to the REST API only (see docs/ui.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/support/ui-build.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

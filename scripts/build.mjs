@@ -1,5 +1,5 @@
-// Builds the server into dist/ and records the build-time choices (SPEC "Build-time choices")
-// in dist/build-info.json. Usage: npm run build [-- --svc.plugins=all]
+// Builds the server and the web UI into dist/ and records the build-time choices (SPEC
+// "Build-time choices") in dist/build-info.json. Usage: npm run build [-- --svc.plugins=all]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -55,6 +55,12 @@ try {
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   fail(error instanceof Error ? error.message : String(error));
 }
+
+// The web UI goes into dist/web, which the server serves (docs/ui.md).
+const web = spawnSync(process.execPath, [join(root, 'scripts/build-web.mjs')], {
+  stdio: 'inherit',
+});
+if (web.status !== 0) fail('the web UI did not build');
 
 let commit = 'unknown';
 try {

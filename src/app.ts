@@ -33,6 +33,7 @@ import {
   registerPluginRoutes,
   registerRestartRoutes,
   registerSessionRoutes,
+  registerUiRoutes,
   registerWorkflowRoutes,
 } from './http/index.js';
 import { MCP_TOOLS, registerMcpEndpoint } from './mcp/index.js';
@@ -295,6 +296,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
   });
   await registerOpenApiRoutes(fastify);
+  await registerUiRoutes(fastify, {
+    compression: {
+      enabled: settings['svc.server.compression.enabled'],
+      threshold: settings['svc.server.compression.min-response-size'],
+    },
+  });
   await fastify.ready();
   // SPEC "Recover conditions": on boot with a durable execution log.
   await executions.boot({ autoResume: settings['svc.restart.auto-resume'] });

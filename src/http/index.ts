@@ -22,3 +22,13 @@ export { registerEventRoutes } from './events.routes.js';
 export { registerRestartRoutes } from './restart.routes.js';
 export { SseStream, lastEventId } from './sse.js';
 export type { SseOptions } from './sse.js';
+export {
+  UI_ASSET_CACHE_CONTROL,
+  UI_CONTENT_SECURITY_POLICY,
+  UI_PAGE_CACHE_CONTROL,
+  WEB_UI_DIR,
+  isUiPath,
+  loadUiBundle,
+  registerUiRoutes,
+} from './ui.routes.js';
+export type { UiBundle, UiRoutesOptions } from './ui.routes.js';

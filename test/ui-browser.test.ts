@@ -1,0 +1,137 @@
+// The web UI in a real browser (Debian's Chromium through playwright-core): an operator with a
+// key opens the UI, starts a run and follows it to its result, under the page's policy
+// (SPEC "Deployment facts"). Skipped with the reason when Chromium is missing and CI is not set.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumPath, chromiumUnavailable, launchChromium } from './support/browser.js';
+import type { TestBrowser } from './support/browser.js';
+import { startTestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+
+const executable = chromiumPath();
+const unavailable = chromiumUnavailable(executable);
+
+const KEY = 'browser-key';
+const ADMIN = { authorization: `Bearer ${KEY}` };
+
+const hello = {
+  workflowId: 'hello',
+  description: 'greets the payload',
+  nodes: [
+    { nodeId: 'request', type: 'API_TRIGGER' },
+    { nodeId: 'greet', type: 'MAPPER', config: { mode: 'TEMPLATE', template: 'Hello {{name}}' } },
+    { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 'request', target: 'greet' },
+    { source: 'greet', target: 'print' },
+  ],
+};
+
+/** The one console error expected: the first read, made before the key is entered. */
+const KEYLESS_READ = /Failed to load resource: the server responded with a status of 401/;
+
+describe.skipIf(unavailable !== undefined)(
+  `The web UI in Chromium${unavailable === undefined ? '' : ` (skipped: ${unavailable})`}`,
+  () => {
+    let server: TestServer;
+    let browser: TestBrowser;
+    let page: Page;
+    const consoleErrors: string[] = [];
+
+    beforeAll(async () => {
+      server = await startTestServer({ env: { SVC_API_KEY: KEY } });
+      const created = await server.call('POST', '/api/sessions', {
+        headers: ADMIN,
+        body: { sessionId: 'demo', name: 'Demo', initiator: 'ops', workflows: [hello] },
+      });
+      expect(created.status).toBe(201);
+      browser = await launchChromium(executable ?? 'chromium');
+      page = await browser.context.newPage();
+      page.setDefaultTimeout(10_000);
+      page.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(message.text());
+      });
+      page.on('pageerror', (error) => {
+        consoleErrors.push(`page error: ${error.message}`);
+      });
+      // Chromium reports refusals of the policy on the console too; this names them plainly.
+      // (Scripts for the page are text: the tests are compiled without the DOM's types.)
+      await page.addInitScript({
+        content: `document.addEventListener('securitypolicyviolation', (event) => {
+          console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI);
+        });`,
+      });
+    });
+    afterAll(async () => {
+      await browser.close();
+      await server.close();
+    });
+
+    it('lets an operator enter the key, start a run with a JSON payload and follow it to COMPLETED and its result, with no policy violation', async () => {
+      await page.goto(`${server.baseUrl}/`);
+      // Without a key the server refuses the API; the UI says so.
+      await page.getByRole('alert').filter({ hasText: '401' }).waitFor();
+
+      await page.getByLabel('API key').fill(KEY);
+      await page.getByRole('button', { name: 'Use key' }).click();
+      await page.getByRole('link', { name: 'demo', exact: true }).click();
+      await page.getByRole('link', { name: 'hello', exact: true }).click();
+      await page.locator('[aria-label="Graph of workflow hello"] [data-node-id="greet"]').waitFor();
+
+      await page.getByLabel('Payload (JSON)').fill('{"name": "browser"}');
+      await page.getByRole('button', { name: 'Start' }).click();
+      await page.waitForURL(/\/executions\/[^/]+$/);
+      await page.getByLabel('Execution status').filter({ hasText: 'COMPLETED' }).waitFor();
+      await page.getByRole('region', { name: 'Results' }).getByText('"Hello browser"').waitFor();
+      // The progress stream, read with the key, ended with the run.
+      await page.getByText('stream: ended').waitFor();
+
+      const executionId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+      const execution = await server.call('GET', `/api/executions/${executionId}`, {
+        headers: ADMIN,
+      });
+      expect(execution.json.data.status).toBe('COMPLETED');
+      expect(execution.json.data.nodes.print.messagesIn).toBe(1);
+
+      // A reload of the deep link shows the same execution: the key stays for the tab.
+      await page.reload();
+      await page.getByLabel('Execution status').filter({ hasText: 'COMPLETED' }).waitFor();
+
+      expect(consoleErrors.filter((text) => !KEYLESS_READ.test(text))).toEqual([]);
+    });
+
+    it('shows the message of the error envelope when the API refuses a start', async () => {
+      await page.goto(`${server.baseUrl}/sessions/demo/workflows/hello`);
+      await page.getByLabel('Payload (JSON)').fill('{}');
+      await page.getByLabel('Priority').fill('1.5');
+      await page.getByRole('button', { name: 'Start' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Priority must be an integer' }).waitFor();
+    });
+
+    it('has the browser enforce the page policy: an inline script is refused', async () => {
+      consoleErrors.length = 0;
+      const ran = await page.evaluate(`(() => {
+        const script = document.createElement('script');
+        script.textContent = 'document.body.dataset.inline = "ran"';
+        document.head.append(script);
+        return document.body.dataset.inline ?? 'refused';
+      })()`);
+      expect(ran).toBe('refused');
+      await expect
+        .poll(() => consoleErrors.some((text) => text.includes('CSP violation: script-src')))
+        .toBe(true);
+    });
+  },
+);
+
+describe('Browser tests', () => {
+  it('are skipped with the reason when Chromium is missing and CI is not set', () => {
+    expect(chromiumUnavailable(undefined, '')).toMatch(/apt-get install -y chromium/);
+    expect(chromiumUnavailable('/usr/bin/chromium', 'true')).toBeUndefined();
+  });
+
+  it('fail when Chromium is missing and CI is set, so that a run without it is noticed', () => {
+    expect(() => chromiumUnavailable(undefined, 'true')).toThrow(/no chromium on the PATH/);
+  });
+});

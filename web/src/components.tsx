@@ -1,0 +1,99 @@
+// Small shared pieces: refusals, statuses, JSON, times, and the key field.
+import { useState } from 'react';
+import type { ReactNode, SubmitEvent } from 'react';
+import { ApiError, storeKey, storedKey } from './api';
+
+export function ErrorNote(props: { readonly error: Error | undefined }) {
+  const { error } = props;
+  if (error === undefined) return null;
+  return (
+    <div className="error" role="alert">
+      {error.message}
+      {error instanceof ApiError && error.fields.length > 0 && (
+        <ul>
+          {error.fields.map((field) => (
+            <li key={`${field.field}:${field.message}`}>
+              <code>{field.field}</code>: {field.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function Status(props: { readonly status: string; readonly label?: string }) {
+  return (
+    <span className={`status status-${props.status}`} aria-label={props.label}>
+      {props.status}
+    </span>
+  );
+}
+
+export function Json(props: { readonly value: unknown }) {
+  return <pre className="json">{JSON.stringify(props.value, null, 2)}</pre>;
+}
+
+/** ISO time as `YYYY-MM-DD HH:MM:SS` (UTC, as the server records it). */
+export function Time(props: { readonly value: string | null }) {
+  if (props.value === null) return <span className="muted">-</span>;
+  return <time dateTime={props.value}>{props.value.replace('T', ' ').slice(0, 19)}</time>;
+}
+
+export function Section(props: {
+  readonly title: string;
+  readonly children: ReactNode;
+  readonly aside?: ReactNode;
+}) {
+  return (
+    <section aria-label={props.title}>
+      <h2>
+        {props.title}
+        {props.aside !== undefined && <span className="aside">{props.aside}</span>}
+      </h2>
+      {props.children}
+    </section>
+  );
+}
+
+/** The API key, kept for this tab only (sessionStorage) and sent as a Bearer token. */
+export function KeyField(props: { readonly onChange: () => void }) {
+  const [draft, setDraft] = useState('');
+  const [inUse, setInUse] = useState(() => storedKey() !== null);
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    storeKey(draft.trim());
+    setDraft('');
+    setInUse(true);
+    props.onChange();
+  };
+  const forget = () => {
+    storeKey(null);
+    setInUse(false);
+    props.onChange();
+  };
+  return (
+    <form className="key" onSubmit={submit}>
+      <label>
+        API key{' '}
+        <input
+          type="password"
+          autoComplete="off"
+          value={draft}
+          placeholder={inUse ? 'a key is in use' : 'none'}
+          onChange={(event) => {
+            setDraft(event.target.value);
+          }}
+        />
+      </label>
+      <button type="submit" disabled={draft.trim() === ''}>
+        Use key
+      </button>
+      {inUse && (
+        <button type="button" onClick={forget}>
+          Forget key
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,474 @@
+// One execution: status, nodes with their counters and controls, live progress from the
+// progress stream, approvals waiting for an answer, results and log lines.
+import {
+  Fragment,
+  useCallback,
+  useContext,
+  useEffect,
+  useEffectEvent,
+  useRef,
+  useState,
+} from 'react';
+import { ApiError, api, readEventStream } from '../api';
+import { ErrorNote, Json, Section, Status, Time } from '../components';
+import { GraphView } from '../graph';
+import { KeyVersion, useAction, useRead } from '../hooks';
+import type { Action } from '../hooks';
+import { Link, segment } from '../router';
+import { isTerminal } from '../types';
+import type {
+  Approval,
+  ExecutionRecord,
+  LogEntry,
+  ProgressEvent,
+  ResultEvent,
+  WorkflowGraph,
+} from '../types';
+
+const RUN_CONTROLS = ['pause', 'resume', 'step', 'stop'] as const;
+const NODE_CONTROLS = ['pause', 'resume', 'step', 'stop', 'skip', 'unskip'] as const;
+/** Live events shown; older ones scroll away (the stream is best effort anyway, SPEC Events 5). */
+const EVENTS_SHOWN = 50;
+const LOG_LINES_SHOWN = 200;
+
+export function ExecutionView(props: { readonly executionId: string }) {
+  const { executionId } = props;
+  const path = `/api/executions/${segment(executionId)}`;
+  const [changes, setChanges] = useState(0);
+  const pending = useRef<number | undefined>(undefined);
+  // Many events can arrive at once: the reads are made again at most four times a second.
+  const changed = useCallback(() => {
+    if (pending.current !== undefined) return;
+    pending.current = window.setTimeout(() => {
+      pending.current = undefined;
+      setChanges((value) => value + 1);
+    }, 250);
+  }, []);
+  useEffect(
+    () => () => {
+      window.clearTimeout(pending.current);
+    },
+    [],
+  );
+
+  const execution = useRead<ExecutionRecord>(path, changes);
+  const record = execution.data;
+  const stream = useProgressStream(record?.sessionId, executionId, changed);
+  const graph = useRead<WorkflowGraph>(
+    record === undefined
+      ? null
+      : `/api/sessions/${segment(record.sessionId)}/workflows/${segment(record.workflowId)}/graph`,
+  );
+  const action = useAction(changed);
+  const ended = record !== undefined && isTerminal(record.status);
+
+  return (
+    <>
+      <Section title={`Execution ${executionId}`} aside={`stream: ${stream.state}`}>
+        <ErrorNote error={execution.error} />
+        {record !== undefined && <Summary record={record} />}
+        {record !== undefined && (
+          <div className="controls">
+            {RUN_CONTROLS.map((control) => (
+              <button
+                key={control}
+                type="button"
+                disabled={ended || action.busy}
+                onClick={() => {
+                  action.run(() => api('POST', `${path}/${control}`));
+                }}
+              >
+                {capitalised(control)}
+              </button>
+            ))}
+          </div>
+        )}
+        <ErrorNote error={action.error} />
+      </Section>
+      {record !== undefined && (
+        <Nodes record={record} graph={graph.data} action={action} path={path} />
+      )}
+      {record !== undefined && (
+        <Approvals path={path} changes={changes} action={action} ended={ended} />
+      )}
+      <Results path={path} changes={changes} />
+      <Logs path={path} changes={changes} />
+      <Section title="Live events">
+        {stream.events.length === 0 ? (
+          <p className="muted">No events yet.</p>
+        ) : (
+          <ol className="events">
+            {stream.events.map((event, index) => (
+              <li key={`${String(index)}:${event.timestamp}`}>
+                <Time value={event.timestamp} /> <code>{event.kind}</code>
+                {event.nodeId !== undefined && <> · {event.nodeId}</>}
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+    </>
+  );
+}
+
+function capitalised(word: string): string {
+  return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+}
+
+function Summary(props: { readonly record: ExecutionRecord }) {
+  const { record } = props;
+  const related: [string, string | null][] = [
+    ['restart of', record.restartOf],
+    ['resumed from', record.resumedFrom],
+    ['started by', record.parentExecutionId],
+  ];
+  return (
+    <>
+      <dl className="summary">
+        <dt>Status</dt>
+        <dd>
+          <Status status={record.status} label="Execution status" />
+        </dd>
+        <dt>Workflow</dt>
+        <dd>
+          <Link
+            to={`/sessions/${segment(record.sessionId)}/workflows/${segment(record.workflowId)}`}
+          >
+            {record.workflowId}
+          </Link>{' '}
+          version {record.workflowVersion} in session{' '}
+          <Link to={`/sessions/${segment(record.sessionId)}`}>{record.sessionId}</Link>
+        </dd>
+        <dt>Priority</dt>
+        <dd>{record.priority}</dd>
+        <dt>Created</dt>
+        <dd>
+          <Time value={record.createdAt} />
+        </dd>
+        <dt>Started</dt>
+        <dd>
+          <Time value={record.startedAt} />
+        </dd>
+        <dt>Ended</dt>
+        <dd>
+          <Time value={record.endedAt} />
+        </dd>
+        {related.map(([label, id]) =>
+          id === null ? null : (
+            <Fragment key={label}>
+              <dt>{capitalised(label)}</dt>
+              <dd>
+                <Link to={`/executions/${segment(id)}`}>{id}</Link>
+              </dd>
+            </Fragment>
+          ),
+        )}
+      </dl>
+      {record.error !== null && <div className="error">{record.error}</div>}
+    </>
+  );
+}
+
+function Nodes(props: {
+  readonly record: ExecutionRecord;
+  readonly graph: WorkflowGraph | undefined;
+  readonly action: Action;
+  readonly path: string;
+}) {
+  const { record, graph, action, path } = props;
+  // Graph order where the graph is known: nodes then read from trigger to terminal.
+  const order = graph?.nodes.map((node) => node.nodeId) ?? [];
+  const ids = [
+    ...order.filter((id) => id in record.nodes),
+    ...Object.keys(record.nodes).filter((id) => !order.includes(id)),
+  ];
+  const ended = isTerminal(record.status);
+  return (
+    <Section title="Nodes">
+      {graph !== undefined && <GraphView graph={graph} nodes={record.nodes} />}
+      {graph !== undefined && graph.version !== record.workflowVersion && (
+        <p className="muted">
+          The graph shows version {graph.version}, the current one; this run used version{' '}
+          {record.workflowVersion}.
+        </p>
+      )}
+      <table>
+        <thead>
+          <tr>
+            <th>Node</th>
+            <th>Status</th>
+            <th>In</th>
+            <th>Out</th>
+            <th>Retries</th>
+            <th>Started</th>
+            <th>Ended</th>
+            <th>Controls</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ids.map((nodeId) => {
+            const node = record.nodes[nodeId];
+            if (node === undefined) return null;
+            return (
+              <tr key={nodeId} data-node-id={nodeId}>
+                <td>
+                  <code>{nodeId}</code>
+                  {node.error !== null && <div className="error small">{node.error}</div>}
+                </td>
+                <td>
+                  <Status status={node.status} />
+                </td>
+                <td>{node.messagesIn}</td>
+                <td>{node.messagesOut}</td>
+                <td>{node.retries}</td>
+                <td>
+                  <Time value={node.startedAt} />
+                </td>
+                <td>
+                  <Time value={node.endedAt} />
+                </td>
+                <td className="controls">
+                  {NODE_CONTROLS.map((control) => (
+                    <button
+                      key={control}
+                      type="button"
+                      className="small"
+                      disabled={ended || node.endedAt !== null || action.busy}
+                      onClick={() => {
+                        action.run(() =>
+                          api('POST', `${path}/nodes/${segment(nodeId)}/${control}`),
+                        );
+                      }}
+                    >
+                      {capitalised(control)}
+                    </button>
+                  ))}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </Section>
+  );
+}
+
+function Approvals(props: {
+  readonly path: string;
+  readonly changes: number;
+  readonly action: Action;
+  readonly ended: boolean;
+}) {
+  const { path, action } = props;
+  const approvals = useRead<Approval[]>(`${path}/approvals`, props.changes);
+  const [comments, setComments] = useState<Record<string, string>>({});
+  const answer = (approval: Approval, approved: boolean) => {
+    const comment = comments[approval.messageId]?.trim() ?? '';
+    action.run(() =>
+      api('POST', `${path}/nodes/${segment(approval.nodeId)}/signal`, {
+        approved,
+        messageId: approval.messageId,
+        ...(comment === '' ? {} : { comment }),
+      }),
+    );
+  };
+  return (
+    <Section title="Pending approvals">
+      <ErrorNote error={approvals.error} />
+      {approvals.data?.length === 0 && <p className="muted">Nothing waits for an answer.</p>}
+      {approvals.data?.map((approval) => (
+        <div className="approval" key={approval.messageId}>
+          <p>
+            Node <code>{approval.nodeId}</code> asks since <Time value={approval.requestedAt} />
+            {approval.prompt !== null && <>: {approval.prompt}</>}
+          </p>
+          <Json value={approval.payload} />
+          <input
+            placeholder="comment (optional)"
+            aria-label={`Comment for ${approval.nodeId}`}
+            value={comments[approval.messageId] ?? ''}
+            onChange={(event) => {
+              setComments({ ...comments, [approval.messageId]: event.target.value });
+            }}
+          />{' '}
+          <button
+            type="button"
+            disabled={action.busy || props.ended}
+            onClick={() => {
+              answer(approval, true);
+            }}
+          >
+            Approve
+          </button>{' '}
+          <button
+            type="button"
+            disabled={action.busy || props.ended}
+            onClick={() => {
+              answer(approval, false);
+            }}
+          >
+            Reject
+          </button>
+        </div>
+      ))}
+    </Section>
+  );
+}
+
+function Results(props: { readonly path: string; readonly changes: number }) {
+  const results = useRead<ResultEvent[]>(`${props.path}/results`, props.changes);
+  return (
+    <Section title="Results">
+      <ErrorNote error={results.error} />
+      {results.data?.length === 0 && <p className="muted">No results yet.</p>}
+      {results.data !== undefined && results.data.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Node</th>
+              <th>Message</th>
+              <th>Payload</th>
+            </tr>
+          </thead>
+          <tbody>
+            {results.data.map((result) => (
+              <tr key={result.seq}>
+                <td>{result.seq}</td>
+                <td>
+                  <code>{result.nodeId}</code>
+                </td>
+                <td>
+                  <code>{result.messageId}</code>
+                </td>
+                <td>
+                  <Json value={result.payload} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}
+
+function Logs(props: { readonly path: string; readonly changes: number }) {
+  const logs = useRead<LogEntry[]>(`${props.path}/logs`, props.changes);
+  const lines = logs.data?.slice(-LOG_LINES_SHOWN) ?? [];
+  return (
+    <Section
+      title="Logs"
+      aside={
+        logs.data !== undefined && logs.data.length > LOG_LINES_SHOWN
+          ? `newest ${String(LOG_LINES_SHOWN)} of ${String(logs.data.length)}`
+          : undefined
+      }
+    >
+      <ErrorNote error={logs.error} />
+      {logs.data?.length === 0 && <p className="muted">No log lines.</p>}
+      {lines.length > 0 && (
+        <pre className="logs">
+          {lines
+            .map(
+              (line) =>
+                `${line.timestamp.slice(11, 23)} ${line.level.padEnd(5)} ${line.nodeId}: ${line.message}`,
+            )
+            .join('\n')}
+        </pre>
+      )}
+    </Section>
+  );
+}
+
+interface Stream {
+  readonly state: string;
+  readonly events: readonly ProgressEvent[];
+}
+
+/**
+ * Follows the progress stream of the execution. The server ends it once the execution has
+ * ended; a broken connection is taken up again from the last event id.
+ */
+function useProgressStream(
+  sessionId: string | undefined,
+  executionId: string,
+  onChange: () => void,
+): Stream {
+  const keyVersion = useContext(KeyVersion);
+  const [stream, setStream] = useState<Stream & { readonly executionId: string }>();
+  const received = useEffectEvent((event: ProgressEvent) => {
+    setStream((previous) => ({
+      executionId,
+      state: 'live',
+      events: [...(previous?.executionId === executionId ? previous.events : []), event].slice(
+        -EVENTS_SHOWN,
+      ),
+    }));
+    onChange();
+  });
+  const stateChanged = useEffectEvent((state: string) => {
+    setStream((previous) => ({
+      executionId,
+      state,
+      events: previous?.executionId === executionId ? previous.events : [],
+    }));
+    onChange();
+  });
+  useEffect(() => {
+    if (sessionId === undefined) return undefined;
+    const controller = new AbortController();
+    const path = `/api/workflow/${segment(sessionId)}/status/${segment(executionId)}/stream`;
+    let lastEventId: string | null = null;
+    let lastStatus = '';
+    const stopped = () => controller.signal.aborted;
+    const follow = async () => {
+      while (!stopped()) {
+        try {
+          await readEventStream(
+            path,
+            (event) => {
+              lastEventId = event.id ?? lastEventId;
+              const data = event.data as ProgressEvent;
+              lastStatus = data.progress?.status ?? lastStatus;
+              received(data);
+            },
+            { signal: controller.signal, lastEventId },
+          );
+          if (isTerminal(lastStatus)) {
+            stateChanged('ended');
+            return;
+          }
+          // Ended before the execution did: the server stopped; try again shortly.
+          stateChanged('reconnecting');
+        } catch (error) {
+          if (stopped()) return;
+          if (error instanceof ApiError) {
+            stateChanged(`refused (${error.message})`);
+            return;
+          }
+          stateChanged('reconnecting');
+        }
+        await pause(2_000, controller.signal);
+      }
+    };
+    void follow();
+    return () => {
+      controller.abort();
+    };
+  }, [sessionId, executionId, keyVersion]);
+  if (stream === undefined || stream.executionId !== executionId) {
+    return { state: sessionId === undefined ? 'waiting' : 'connecting', events: [] };
+  }
+  return stream;
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = window.setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      window.clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,134 @@
+// Sessions and the workflows and pending approvals of one session.
+import { ErrorNote, Section, Time } from '../components';
+import { useRead } from '../hooks';
+import { Link, segment } from '../router';
+import type { Approval, SessionView, WorkflowSummary } from '../types';
+
+export function SessionsView() {
+  const sessions = useRead<SessionView[]>('/api/sessions');
+  return (
+    <Section title="Sessions" aside={sessions.loading ? 'loading…' : undefined}>
+      <ErrorNote error={sessions.error} />
+      {sessions.data?.length === 0 && <p className="muted">No sessions yet.</p>}
+      {sessions.data !== undefined && sessions.data.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th>Session</th>
+              <th>Name</th>
+              <th>Initiator</th>
+              <th>Workflows</th>
+              <th>Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.data.map((session) => (
+              <tr key={session.sessionId}>
+                <td>
+                  <Link to={`/sessions/${segment(session.sessionId)}`}>{session.sessionId}</Link>
+                </td>
+                <td>
+                  {session.name}
+                  {session.description !== '' && <div className="muted">{session.description}</div>}
+                </td>
+                <td>{session.initiator}</td>
+                <td>
+                  {session.workflows.map((workflowId) => (
+                    <Link
+                      key={workflowId}
+                      className="chip"
+                      to={`/sessions/${segment(session.sessionId)}/workflows/${segment(workflowId)}`}
+                    >
+                      {workflowId}
+                    </Link>
+                  ))}
+                </td>
+                <td>
+                  <Time value={session.createdAt} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}
+
+export function SessionDetailView(props: { readonly sessionId: string }) {
+  const base = `/api/sessions/${segment(props.sessionId)}`;
+  const session = useRead<SessionView>(base);
+  const workflows = useRead<WorkflowSummary[]>(`${base}/workflows`);
+  const approvals = useRead<Approval[]>(`${base}/approvals`);
+  return (
+    <>
+      <Section title={`Session ${props.sessionId}`}>
+        <ErrorNote error={session.error} />
+        {session.data !== undefined && (
+          <p>
+            {session.data.name} · started by {session.data.initiator}
+            {session.data.description !== '' && ` · ${session.data.description}`} ·{' '}
+            <Link to={`/executions?sessionId=${encodeURIComponent(props.sessionId)}`}>
+              its executions
+            </Link>
+          </p>
+        )}
+      </Section>
+      <Section title="Workflows">
+        <ErrorNote error={workflows.error} />
+        {workflows.data?.length === 0 && <p className="muted">No workflows in this session.</p>}
+        {workflows.data !== undefined && workflows.data.length > 0 && (
+          <table>
+            <thead>
+              <tr>
+                <th>Workflow</th>
+                <th>Description</th>
+                <th>Version</th>
+                <th>Nodes</th>
+                <th>Edges</th>
+                <th>Saved</th>
+              </tr>
+            </thead>
+            <tbody>
+              {workflows.data.map((workflow) => (
+                <tr key={workflow.workflowId}>
+                  <td>
+                    <Link
+                      to={`/sessions/${segment(props.sessionId)}/workflows/${segment(workflow.workflowId)}`}
+                    >
+                      {workflow.workflowId}
+                    </Link>
+                  </td>
+                  <td>{workflow.description}</td>
+                  <td>{workflow.version}</td>
+                  <td>{workflow.nodes}</td>
+                  <td>{workflow.edges}</td>
+                  <td>
+                    <Time value={workflow.updatedAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+      <Section title="Pending approvals">
+        <ErrorNote error={approvals.error} />
+        {approvals.data?.length === 0 && <p className="muted">Nothing waits for an answer.</p>}
+        {approvals.data !== undefined && approvals.data.length > 0 && (
+          <ul>
+            {approvals.data.map((approval) => (
+              <li key={`${approval.executionId}:${approval.messageId}`}>
+                <Link to={`/executions/${segment(approval.executionId)}`}>
+                  {approval.executionId}
+                </Link>{' '}
+                · node <code>{approval.nodeId}</code>
+                {approval.prompt !== null && ` · ${approval.prompt}`}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,152 @@
+// One workflow: its graph, its saved versions, a start with a JSON payload, its recent runs.
+import { useState } from 'react';
+import type { SubmitEvent } from 'react';
+import { api } from '../api';
+import { ErrorNote, Json, Section, Time } from '../components';
+import { GraphView } from '../graph';
+import { useAction, useRead } from '../hooks';
+import { navigate, segment } from '../router';
+import type { VersionView, WorkflowGraph } from '../types';
+import { ExecutionTable } from './executions';
+import type { ExecutionPage } from '../types';
+
+export function WorkflowView(props: { readonly sessionId: string; readonly workflowId: string }) {
+  const { sessionId, workflowId } = props;
+  const base = `/api/sessions/${segment(sessionId)}/workflows/${segment(workflowId)}`;
+  const graph = useRead<WorkflowGraph>(`${base}/graph`);
+  const recent = useRead<ExecutionPage>(
+    `/api/executions?${new URLSearchParams({ sessionId, workflowId, limit: '10' }).toString()}`,
+  );
+  return (
+    <>
+      <Section
+        title={`Workflow ${workflowId}`}
+        aside={graph.data === undefined ? undefined : `version ${graph.data.version}`}
+      >
+        <ErrorNote error={graph.error} />
+        {graph.data !== undefined && <GraphView graph={graph.data} />}
+      </Section>
+      <StartForm sessionId={sessionId} workflowId={workflowId} />
+      <Section title="Recent executions">
+        <ErrorNote error={recent.error} />
+        {recent.data !== undefined && <ExecutionTable items={recent.data.items} />}
+      </Section>
+      <Versions base={base} />
+    </>
+  );
+}
+
+function StartForm(props: { readonly sessionId: string; readonly workflowId: string }) {
+  const [payload, setPayload] = useState('{}');
+  const [priority, setPriority] = useState('');
+  const action = useAction();
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    action.run(async () => {
+      let parsed: unknown;
+      try {
+        parsed = payload.trim() === '' ? undefined : JSON.parse(payload);
+      } catch (error) {
+        throw new Error(
+          `The payload is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      }
+      const started = await api<{ executionId: string }>(
+        'POST',
+        `/api/workflow/${segment(props.sessionId)}/start`,
+        {
+          workflowId: props.workflowId,
+          ...(parsed === undefined ? {} : { payload: parsed }),
+          ...(priority.trim() === '' ? {} : { priority: Number(priority) }),
+        },
+      );
+      navigate(`/executions/${segment(started.executionId)}`);
+    });
+  };
+  return (
+    <Section title="Start an execution">
+      <form className="start" onSubmit={submit}>
+        <label>
+          Payload (JSON)
+          <textarea
+            rows={5}
+            spellCheck={false}
+            value={payload}
+            onChange={(event) => {
+              setPayload(event.target.value);
+            }}
+          />
+        </label>
+        <label>
+          Priority
+          <input
+            inputMode="numeric"
+            value={priority}
+            placeholder="default"
+            onChange={(event) => {
+              setPriority(event.target.value);
+            }}
+          />
+        </label>
+        <button type="submit" disabled={action.busy}>
+          Start
+        </button>
+      </form>
+      <ErrorNote error={action.error} />
+    </Section>
+  );
+}
+
+function Versions(props: { readonly base: string }) {
+  const versions = useRead<VersionView[]>(`${props.base}/versions`);
+  const [shown, setShown] = useState<number | null>(null);
+  const definition = useRead<unknown>(
+    shown === null ? null : `${props.base}/versions/${String(shown)}`,
+  );
+  return (
+    <Section title="Versions">
+      <ErrorNote error={versions.error} />
+      {versions.data !== undefined && (
+        <table>
+          <thead>
+            <tr>
+              <th>Version</th>
+              <th>Saved</th>
+              <th>Author</th>
+              <th>Note</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {versions.data.map((version) => (
+              <tr key={version.version}>
+                <td>
+                  {version.version}
+                  {version.current && <span className="chip">current</span>}
+                </td>
+                <td>
+                  <Time value={version.createdAt} />
+                </td>
+                <td>{version.author}</td>
+                <td>{version.note ?? ''}</td>
+                <td>
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setShown(shown === version.version ? null : version.version);
+                    }}
+                  >
+                    {shown === version.version ? 'Hide' : 'Show'}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <ErrorNote error={definition.error} />
+      {shown !== null && definition.data !== undefined && <Json value={definition.data} />}
+    </Section>
+  );
+}
