@@ -192,7 +192,7 @@ describe('PostgreSQL tests (CONTRACT 6: npm test)', () => {
   const nowhere = 'postgres://user@127.0.0.1:1/none';
 
   it('are skipped with the reason when no database answers and CI is not set', async () => {
-    await expect(postgresUnavailable(nowhere, undefined)).resolves.toMatch(
+    await expect(postgresUnavailable(nowhere, '')).resolves.toMatch(
       /^no PostgreSQL answers at SVC_TEST_DB_URL \(.*ECONNREFUSED.*\); start one, see the README$/,
     );
   });
