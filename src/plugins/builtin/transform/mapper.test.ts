@@ -1,7 +1,8 @@
 import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
-import { message, processAll } from '../../testing/fake-context.js';
-import { SCRIPT_NOT_RUNNABLE, createMapperPlugin } from './mapper.js';
+import type { Safeguards } from '../../../plugin-api/index.js';
+import { createTestContext, message, processAll } from '../../testing/fake-context.js';
+import { createMapperPlugin } from './mapper.js';
 
 function runtimeOf(config: unknown, scripts = false) {
   const plugin = createMapperPlugin({ scripts });
@@ -57,14 +58,89 @@ describe('MAPPER', () => {
     await expect(failing).rejects.toHaveProperty('retryable', false);
   });
 
-  it('cannot run mode SCRIPT, even in a build that accepts it', () => {
-    expect(() => runtimeOf({ mode: 'SCRIPT', script: 'return 1' }, true)).toThrow(
-      SCRIPT_NOT_RUNNABLE,
-    );
-  });
-
   it('ignores the engine settings that share its config', async () => {
     const config = { expression: 'a', timeoutSeconds: 3, onError: 'FAIL', engine: {} };
     expect(await processAll(runtimeOf(config), [message({ a: 1 })])).toEqual([{ payload: 1 }]);
+  });
+});
+
+describe('MAPPER mode SCRIPT (script-js)', () => {
+  function scripted(script: string, limits: Partial<Safeguards> = {}) {
+    const plugin = createMapperPlugin({ scripts: true });
+    return plugin.create!(plugin.configSchema.parse({ mode: 'SCRIPT', script }), {
+      nodeId: 'n',
+      safeguards: { ...DEFAULT_SAFEGUARDS, ...limits },
+    });
+  }
+
+  it('runs the script as the body of function (payload, message) and emits what it returns', async () => {
+    const runtime = scripted(
+      'const total = payload.items.reduce((sum, item) => sum + item.price, 0);\n' +
+        'return { total, id: message.id, attempt: message.headers.attempt };',
+    );
+    const input = message({ items: [{ price: 2 }, { price: 3 }] });
+    expect(await processAll(runtime, [input])).toEqual([
+      { payload: { total: 5, id: input.id, attempt: 1 } },
+    ]);
+  });
+
+  it('makes the payload null when the script returns nothing, and writes console lines to the node log', async () => {
+    const ctx = createTestContext();
+    const runtime = scripted('console.log("seen", payload); console.warn("careful");');
+    expect(await processAll(runtime, [message({ a: 1 })], ctx)).toEqual([{ payload: null }]);
+    expect(ctx.logs).toEqual([
+      { level: 'info', message: 'seen {"a":1}', fields: undefined },
+      { level: 'warn', message: 'careful', fields: undefined },
+    ]);
+  });
+
+  it('keeps state between the messages of a run, in its own sandbox without the server in reach', async () => {
+    const runtime = scripted(
+      'globalThis.count = (globalThis.count || 0) + 1;\n' +
+        'return [globalThis.count, typeof process, typeof require, typeof fetch];',
+    );
+    const emitted = await processAll(runtime, [message(1), message(2)]);
+    expect(emitted.map((emit) => emit.payload)).toEqual([
+      [1, 'undefined', 'undefined', 'undefined'],
+      [2, 'undefined', 'undefined', 'undefined'],
+    ]);
+  });
+
+  it('fails a message whose script throws, without retry', async () => {
+    const failing = processAll(scripted('throw new TypeError("bad input " + payload)'), [
+      message(7),
+    ]);
+    await expect(failing).rejects.toThrow('Script failed: TypeError: bad input 7');
+    await expect(failing).rejects.toHaveProperty('retryable', false);
+  });
+
+  it('stops a script over svc.script.timeout-ms, and one over svc.script.max-statements (SPEC Workflow-author safeguards)', async () => {
+    const started = Date.now();
+    const endless = processAll(scripted('for (;;) {}', { scriptTimeoutMs: 200 }), [message(1)]);
+    await expect(endless).rejects.toThrow('Script ran longer than svc.script.timeout-ms (200 ms)');
+    await expect(endless).rejects.toHaveProperty('retryable', false);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const counted = processAll(
+      scripted('let n = 0; for (let i = 0; i < 1e7; i++) n++; return n;', {
+        scriptMaxStatements: 100_000,
+      }),
+      [message(1)],
+    );
+    await expect(counted).rejects.toThrow(
+      'Script ran more than svc.script.max-statements (100000) statements',
+    );
+    // Within the limits the same loop finishes.
+    const finished = await processAll(
+      scripted('let n = 0; for (let i = 0; i < 1e5; i++) n++; return n;'),
+      [message(1)],
+    );
+    expect(finished).toEqual([{ payload: 100_000 }]);
+  });
+
+  it('refuses a script with a syntax error when the workflow is validated', () => {
+    const plugin = createMapperPlugin({ scripts: true });
+    const parsed = plugin.configSchema.safeParse({ mode: 'SCRIPT', script: 'return {' });
+    expect(parsed.success).toBe(false);
+    expect(JSON.stringify(parsed.error?.issues)).toContain('Invalid script');
   });
 });

@@ -5,15 +5,12 @@ import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { compileExpression } from '../runtime/expressions.js';
 import { handlebarsTemplate, jsonataExpression } from '../schemas.js';
+import { ScriptRunner, scriptProblem } from './script-runner.js';
 
 export const MAPPER_MODES = ['PROJECTION', 'TEMPLATE', 'SCRIPT'] as const;
 
 export const SCRIPT_NOT_INCLUDED =
   'MAPPER mode SCRIPT needs the script-js plugin, which this build does not include';
-
-/** A build with script-js accepts SCRIPT nodes, but this version cannot run them yet. */
-export const SCRIPT_NOT_RUNNABLE =
-  'MAPPER mode SCRIPT cannot run: the script-js plugin is not part of this build';
 
 /** The key each mode cannot work without. */
 const KEY_OF_MODE = { PROJECTION: 'expression', TEMPLATE: 'template', SCRIPT: 'script' } as const;
@@ -38,7 +35,13 @@ export function createMapperPlugin(options: MapperOptions) {
         template: handlebarsTemplate()
           .optional()
           .describe('TEMPLATE: Handlebars template rendered with the payload'),
-        script: z.string().min(1).optional().describe('SCRIPT: JavaScript returning the payload'),
+        script: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'SCRIPT: JavaScript, the body of function (payload, message), returning the new payload',
+          ),
       })
       .superRefine((config, ctx) => {
         if (config.mode === 'SCRIPT' && !options.scripts) {
@@ -52,10 +55,17 @@ export function createMapperPlugin(options: MapperOptions) {
             path: [key],
             message: `MAPPER mode ${config.mode} needs '${key}'`,
           });
+          return;
         }
+        const problem =
+          config.mode === 'SCRIPT' && config.script !== undefined
+            ? scriptProblem(config.script)
+            : undefined;
+        if (problem !== undefined)
+          ctx.addIssue({ code: 'custom', path: ['script'], message: problem });
       }),
     outputPorts: () => ['out'],
-    create: (config) => {
+    create: (config, setup) => {
       const text = config[KEY_OF_MODE[config.mode]];
       // Validation refuses a mode without its key; this guards direct use.
       if (text === undefined) throw new Error(`MAPPER mode ${config.mode} needs its key`);
@@ -65,7 +75,10 @@ export function createMapperPlugin(options: MapperOptions) {
         case 'TEMPLATE':
           return render(text);
         case 'SCRIPT':
-          throw new Error(SCRIPT_NOT_RUNNABLE);
+          return new ScriptRunner(text, {
+            timeoutMs: setup.safeguards.scriptTimeoutMs,
+            maxStatements: setup.safeguards.scriptMaxStatements,
+          });
       }
     },
   });
