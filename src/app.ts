@@ -145,6 +145,9 @@ export async function createApp(options: AppOptions): Promise<App> {
         loggers.app.warn({ executionId, err: error }, 'Checkpoints of a dropped run stay on disk');
       });
     },
+    onCompactionFailed: (error) => {
+      loggers.app.warn({ err: error }, 'The execution log could not be compacted; it stays whole');
+    },
   });
   meters.observe('svc.tracker.queue.depth', () => journal.pending);
   // Numbered from the boot time: 1,000 numbers a millisecond of uptime before a restart

@@ -61,4 +61,34 @@ describe('the execution journal: control commands (SPEC Events 8)', () => {
     expect(third.controls().map((control) => control.entry.id)).toEqual(['a', 'b', 'd']);
     await third.close(5_000);
   });
+
+  it('survives a compaction that fails: the failure is reported, every event stays and appends go on', async () => {
+    // The boot compacts too: that one succeeds, the later ones fail.
+    class FailingCompaction extends FileExecutionLog {
+      booted = false;
+      override compact(events: Parameters<FileExecutionLog['compact']>[0]): Promise<void> {
+        return this.booted ? Promise.reject(new Error('disk full')) : super.compact(events);
+      }
+    }
+    const store = new FailingCompaction({ dir, onAppendFailed: () => undefined });
+    const failures: unknown[] = [];
+    const journal = new ExecutionJournal({
+      store,
+      retainedRuns: 10,
+      compactAfter: 2,
+      now: () => ++now,
+      onDrop: () => undefined,
+      onCompactionFailed: (error) => failures.push(error),
+    });
+    await journal.boot();
+    store.booted = true;
+    for (const id of ['e1', 'e2', 'e3', 'e4', 'e5']) accept(journal, id);
+    await journal.durableNow();
+    await journal.close(5_000);
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures[0]).toHaveProperty('message', 'disk full');
+    const reopened = await open();
+    for (const id of ['e1', 'e2', 'e3', 'e4', 'e5']) expect(reopened.run(id)).toBeDefined();
+    await reopened.close(5_000);
+  });
 });

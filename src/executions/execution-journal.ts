@@ -46,6 +46,11 @@ export interface ExecutionJournalOptions {
   readonly now: () => number;
   /** A run left the log: its checkpoints go with it. */
   readonly onDrop: (executionId: string) => void;
+  /**
+   * A compaction failed (the database was away, the disk full). The log keeps every event
+   * appended so far, uncompacted, and the next compaction tries again.
+   */
+  readonly onCompactionFailed?: (error: unknown) => void;
 }
 
 export const ABORTED_MESSAGE = 'The server stopped while the run was going';
@@ -172,9 +177,13 @@ export class ExecutionJournal {
     store.append(event);
     if (event.type === 'run.accepted') this.#trim();
     if (++this.#sinceCompaction >= this.#options.compactAfter && this.#compaction === undefined) {
-      this.#compaction = this.#compact().finally(() => {
-        this.#compaction = undefined;
-      });
+      this.#compaction = this.#compact()
+        .catch((error: unknown) => {
+          this.#options.onCompactionFailed?.(error);
+        })
+        .finally(() => {
+          this.#compaction = undefined;
+        });
     }
   }
 
