@@ -13,6 +13,7 @@ const layers = [
   'plugins',
   'stores',
   'observability',
+  'workers',
   'executions',
   'events',
   'auth',

@@ -24,16 +24,24 @@ function fail(message) {
 }
 
 const pluginSpec = property('svc.plugins', 'SVC_PLUGINS');
-const persistence = property('svc.persistence', 'SVC_PERSISTENCE');
-const workers = property('svc.workers', 'SVC_WORKERS');
-if (persistence !== undefined && persistence !== '' && persistence !== 'memory') {
+const persistenceSpec = property('svc.persistence', 'SVC_PERSISTENCE');
+const workersSpec = property('svc.workers', 'SVC_WORKERS');
+// `postgres` includes the relational-database stores (docs/postgres.md); nothing, an empty
+// value or `memory` leaves them out, as resolvePersistence in src/config/build.ts reads it.
+const persistenceWord = (persistenceSpec ?? '').trim().toLowerCase();
+if (!['', 'memory', 'postgres'].includes(persistenceWord)) {
   fail(
-    `svc.persistence=${persistence}: the relational-database stores are not part of this source tree yet`,
+    `Unknown value svc.persistence=${persistenceSpec}; expected postgres (or memory, the default)`,
   );
 }
-if (workers !== undefined && workers !== '' && workers !== 'false') {
-  fail(`svc.workers=${workers}: remote workers are not part of this source tree yet`);
+const persistence = persistenceWord === 'postgres';
+// `true` includes remote workers (docs/workers.md), as resolveWorkers in src/config/build.ts
+// reads it; nothing, an empty value or `false` leaves them out.
+const workersWord = (workersSpec ?? '').trim().toLowerCase();
+if (!['', 'false', 'true'].includes(workersWord)) {
+  fail(`Unknown value svc.workers=${workersSpec}; expected true or false`);
 }
+const workers = workersWord === 'true';
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const tsc = spawnSync(
@@ -79,8 +87,8 @@ const buildInfo = {
   commit,
   buildTime: new Date().toISOString(),
   plugins,
-  persistence: false,
-  workers: false,
+  persistence,
+  workers,
 };
 writeFileSync(join(root, 'dist/build-info.json'), `${JSON.stringify(buildInfo, null, 2)}\n`);
 process.stdout.write(

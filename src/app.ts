@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { KeyRing } from './auth/index.js';
 import { AppError, randomIds, systemClock } from './core/index.js';
 import type { Clock, IdGenerator } from './core/index.js';
-import { createConfigResolver } from './config/index.js';
+import { STORE_TYPE_KEYS, createConfigResolver } from './config/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
 import type { SessionStore } from './engine/index.js';
 import {
@@ -34,21 +34,27 @@ import {
   registerRestartRoutes,
   registerSessionRoutes,
   registerUiRoutes,
+  registerWorkerRoutes,
   registerWorkflowRoutes,
 } from './http/index.js';
 import { MCP_TOOLS, registerMcpEndpoint } from './mcp/index.js';
 import { Meters, createLoggers } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
-import { LlmRateLimiter, createPluginRegistry } from './plugins/index.js';
+import { createPluginRegistry, createSafeguards } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
 import { SessionService } from './services/index.js';
 import {
   FileExecutionLog,
   MemorySessionMemory,
+  PostgresDatabase,
+  PostgresExecutionLog,
   createCheckpointStore,
   createSessionStore,
 } from './stores/index.js';
+import type { ExecutionLogStore } from './stores/index.js';
 import type { CheckpointStore } from './engine/index.js';
+import { WorkerRegistry, controlPlaneFromSettings } from './workers/index.js';
+import type { ControlPlaneServer } from './workers/index.js';
 
 /** Events an SSE client may fall behind by before it skips to the newest (SPEC Events 5). */
 const SSE_QUEUED = 1_000;
@@ -81,9 +87,19 @@ export interface App {
   readonly routes: readonly RouteEntry[];
   /** SPEC graceful shutdown: stops admitting, drains running executions, then closes. */
   shutdown(): Promise<void>;
-  /** Listens on the configured address and port; answers the bound address and port. */
-  listen(): Promise<{ address: string; port: number }>;
+  /** Connected remote workers (docs/workers.md). */
+  readonly workers: WorkerRegistry;
+  /**
+   * Listens on the configured address and port; answers the bound address and port, and where
+   * workers connect when this control plane accepts them.
+   */
+  listen(): Promise<{ address: string; port: number; workers?: Address }>;
   close(): Promise<void>;
+}
+
+interface Address {
+  readonly address: string;
+  readonly port: number;
 }
 
 export async function createApp(options: AppOptions): Promise<App> {
@@ -95,7 +111,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       app: settings['svc.logging.level.app'],
       engine: settings['svc.logging.level.engine'],
     });
-  const store = options.store ?? sessionStoreFor(settings, buildInfo);
+  const database = await databaseFor(settings, buildInfo, loggers);
+  const store = options.store ?? sessionStoreFor(settings, database);
   await store.open();
   const plugins = createPluginRegistry({
     optionalPlugins: buildInfo.plugins,
@@ -123,20 +140,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     now: () => clock.now(),
   });
   const meters = new Meters();
-  const checkpoints = checkpointStoreFor(settings);
+  const checkpoints = checkpointStoreFor(settings, database);
   await checkpoints.open();
   meters.observe('svc.checkpoint.bytes', () => checkpoints.bytes);
-  const logDir = settings['svc.execution-log.dir'];
   const journal = new ExecutionJournal({
-    store:
-      logDir === null
-        ? undefined
-        : new FileExecutionLog({
-            dir: logDir,
-            onAppendFailed: (type) => {
-              meters.count('svc.tracker.log.append.failed', { type });
-            },
-          }),
+    store: executionLogFor(settings, database, (type) => {
+      meters.count('svc.tracker.log.append.failed', { type });
+    }),
     retainedRuns: settings['svc.execution-log.retained-runs'],
     compactAfter: settings['svc.execution-log.compact-after'],
     now: () => clock.now(),
@@ -165,6 +175,19 @@ export async function createApp(options: AppOptions): Promise<App> {
       progress.record(numbered);
     },
   );
+  // Remote workers (docs/workers.md): the registry answers GET /api/workers and the meters in
+  // every build; only a build with workers listens for them.
+  const workerRegistry = new WorkerRegistry({ clock, ids });
+  meters.observe('svc.workers', () => workerRegistry.connected);
+  meters.observe('svc.worker.slots', () => workerRegistry.freeSlots);
+  const controlPlane: ControlPlaneServer | undefined = buildInfo.workers
+    ? controlPlaneFromSettings(settings, {
+        registry: workerRegistry,
+        logger: loggers.app,
+        // High availability is not built: this server is always the leader.
+        isLeader: () => true,
+      })
+    : undefined;
   const executions = new ExecutionManager({
     sessionMemory,
     meters,
@@ -186,26 +209,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       maxKeys: settings['svc.start.idempotency-max-keys'],
       ttlMs: settings['svc.start.idempotency-ttl'],
     },
-    safeguards: {
-      processAllowedCommands: settings['svc.process.allowed-commands'],
-      processAllowAny: settings['svc.process.allow-any'],
-      scriptTimeoutMs: settings['svc.script.timeout-ms'],
-      scriptMaxStatements: settings['svc.script.max-statements'],
-      filesBaseDir: settings['svc.files.base-dir'],
-      mcpAllowedTools: settings['svc.mcp-client.allowed-tools'],
-      mcpMaxArgumentBytes: settings['svc.mcp-client.max-argument-bytes'],
-      mcpDenyArgumentPatterns: settings['svc.mcp-client.deny-argument-patterns'].map(
-        (pattern) => new RegExp(pattern),
-      ),
-      llmDenyInputPatterns: settings['svc.llm.deny-input-patterns'].map(
-        (pattern) => new RegExp(pattern),
-      ),
-      llmDenyOutputPatterns: settings['svc.llm.deny-output-patterns'].map(
-        (pattern) => new RegExp(pattern),
-      ),
-      llmMaxInputChars: settings['svc.llm.max-input-chars'],
-      llmRequests: new LlmRateLimiter(settings['svc.llm.rate-limit.*']),
-    },
+    safeguards: createSafeguards(settings),
     resolveConfig: createConfigResolver({ env: options.env ?? process.env, settings }),
     store,
     catalog: plugins,
@@ -214,6 +218,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ids,
     logger: loggers.engine,
     workers: buildInfo.workers,
+    placement: buildInfo.workers ? workerRegistry : undefined,
     runDeadlineMs: settings['svc.session.execution-timeout-seconds'] * 1000,
     planTtlMs: settings['svc.workflow.cache-ttl'],
   });
@@ -237,6 +242,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   registerSessionRoutes(fastify, sessions);
   registerWorkflowRoutes(fastify, sessions);
   registerPluginRoutes(fastify, plugins);
+  registerWorkerRoutes(fastify, () => workerRegistry.view());
   const desk = {
     audit: new AuditLog({
       capacity: 10_000,
@@ -314,9 +320,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     ruleSupervisors.close();
     await fastify.close();
     await executions.stopAll('Server stopping');
+    await controlPlane?.close();
     await journal.close(5_000);
     await checkpoints.close();
     await store.close();
+    await database?.close();
   };
 
   return {
@@ -326,17 +334,20 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessions,
     executions,
     meters,
+    workers: workerRegistry,
     routes: routes.entries(),
     async listen() {
       await fastify.listen({
         host: settings['svc.server.address'],
         port: settings['svc.server.port'],
       });
+      const workers = await controlPlane?.listen();
       const bound = fastify.server.address();
-      if (bound === null || typeof bound === 'string') {
-        return { address: settings['svc.server.address'], port: settings['svc.server.port'] };
-      }
-      return { address: bound.address, port: bound.port };
+      const http =
+        bound === null || typeof bound === 'string'
+          ? { address: settings['svc.server.address'], port: settings['svc.server.port'] }
+          : { address: bound.address, port: bound.port };
+      return workers === undefined ? http : { ...http, workers };
     },
     async shutdown() {
       await executions.shutdown(settings['svc.execution.shutdown-timeout']);
@@ -346,7 +357,67 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
 }
 
-function sessionStoreFor(settings: Settings, buildInfo: BuildInfo): SessionStore {
+/**
+ * The relational database, migrated and open, when any store is `postgres` (SPEC "Runtime
+ * profiles": profile `postgres`); otherwise none. The server does not start when it cannot be
+ * reached or migrated (SPEC Errors, process-level failures).
+ */
+async function databaseFor(
+  settings: Settings,
+  buildInfo: BuildInfo,
+  loggers: Loggers,
+): Promise<PostgresDatabase | undefined> {
+  const chosen = STORE_TYPE_KEYS.filter((key) => settings[key] === 'postgres');
+  if (chosen.length === 0) return undefined;
+  if (!buildInfo.persistence) {
+    throw new AppError('SETTINGS_INVALID', {
+      params: {
+        detail: `${chosen.map((key) => `${key}=postgres`).join(', ')}: this build does not include the relational-database stores (build with svc.persistence=postgres)`,
+      },
+    });
+  }
+  const url = settings['svc.db.url'];
+  const migrationUrl = settings['svc.db.migration-url'];
+  if (url === null || migrationUrl === null) {
+    const missing = [
+      url === null ? 'svc.db.url (SVC_DB_URL)' : '',
+      migrationUrl === null ? 'svc.db.migration-url (SVC_DB_MIGRATION_URL)' : '',
+    ].filter((name) => name !== '');
+    throw new AppError('SETTINGS_INVALID', {
+      params: { detail: `The relational-database stores need ${missing.join(' and ')}` },
+    });
+  }
+  const database = new PostgresDatabase({
+    url,
+    migrationUrl,
+    schema: settings['svc.db.schema'],
+    poolSize: settings['svc.db.pool-size'],
+    onIdleError: (error) => {
+      loggers.app.warn({ err: error }, 'An idle database connection failed; the pool replaces it');
+    },
+    onWarning: (warning) => {
+      loggers.app.warn(warning);
+    },
+  });
+  const report = await database.open();
+  loggers.app.info(
+    { schema: database.schema, version: report.schemaVersion, migrated: report.migrated },
+    'Relational database ready',
+  );
+  return database;
+}
+
+/** Only called for a store type `postgres`, for which `databaseFor` opened the database. */
+function relational(database: PostgresDatabase | undefined): PostgresDatabase {
+  if (database === undefined) {
+    throw new AppError('SETTINGS_INVALID', {
+      params: { detail: 'a relational store was chosen without a relational database' },
+    });
+  }
+  return database;
+}
+
+function sessionStoreFor(settings: Settings, database: PostgresDatabase | undefined): SessionStore {
   const type = settings['svc.session.store-type'];
   switch (type) {
     case 'memory':
@@ -354,27 +425,22 @@ function sessionStoreFor(settings: Settings, buildInfo: BuildInfo): SessionStore
     case 'file':
       return createSessionStore({ type: 'file', baseDir: settings['svc.session.base-dir'] });
     case 'postgres':
-      throw new AppError('SETTINGS_INVALID', {
-        params: {
-          detail: buildInfo.persistence
-            ? "svc.session.store-type 'postgres' is not available yet in this build"
-            : "svc.session.store-type 'postgres' needs the relational-database stores, which this build does not include (build with svc.persistence=postgres)",
-        },
-      });
+      return createSessionStore({ type: 'postgres', db: relational(database) });
   }
 }
 
 /**
- * SPEC "Limits": memory (default), memory with spill files, or files. Setting
+ * SPEC "Limits": memory (default), memory with spill files, files, or relational. Setting
  * `svc.restart.dir` alone is enough for files, as the deployment facts describe.
  */
-function checkpointStoreFor(settings: Settings): CheckpointStore {
+function checkpointStoreFor(
+  settings: Settings,
+  database: PostgresDatabase | undefined,
+): CheckpointStore {
   const type = settings['svc.restart.store-type'];
   const dir = settings['svc.restart.dir'];
   if (type === 'postgres') {
-    throw new AppError('SETTINGS_INVALID', {
-      params: { detail: "svc.restart.store-type 'postgres' is not available yet in this build" },
-    });
+    return createCheckpointStore({ type: 'postgres', db: relational(database) });
   }
   if (type === 'file' || dir !== null) {
     return createCheckpointStore({ type: 'file', dir: dir ?? 'data/checkpoints' });
@@ -385,6 +451,26 @@ function checkpointStoreFor(settings: Settings): CheckpointStore {
     bytesPerNode: settings['svc.restart.bytes-per-node'],
     spillDir: settings['svc.restart.spill-dir'],
   });
+}
+
+/**
+ * The durable execution log, or none: the execution registry is then the log. Like the
+ * checkpoint store, `svc.execution-log.dir` alone is enough for a file.
+ */
+function executionLogFor(
+  settings: Settings,
+  database: PostgresDatabase | undefined,
+  onAppendFailed: (type: 'node' | 'run') => void,
+): ExecutionLogStore | undefined {
+  const type = settings['svc.execution-log.store-type'];
+  const dir = settings['svc.execution-log.dir'];
+  if (type === 'postgres') {
+    return new PostgresExecutionLog({ db: relational(database), onAppendFailed });
+  }
+  if (type === 'file' || dir !== null) {
+    return new FileExecutionLog({ dir: dir ?? 'data/execution-log', onAppendFailed });
+  }
+  return undefined;
 }
 
 export function keyRingOf(settings: Settings): KeyRing {

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { createApp, keyRingOf } from './app.js';
 import { isLoopbackAddress } from './auth/index.js';
 import type { App } from './app.js';
+import { createWorkerApp } from './worker-app.js';
+import type { WorkerApp } from './worker-app.js';
 import { loadSettings, readBuildInfo } from './config/index.js';
 import { isAppError } from './core/index.js';
 
@@ -23,12 +25,17 @@ function packageVersion(): string {
 async function main(): Promise<void> {
   const buildInfo = readBuildInfo(fileURLToPath(new URL('./build-info.json', import.meta.url)), {
     version: packageVersion(),
+    env: process.env,
   });
   const { settings, profile, warnings } = loadSettings({
     argv: process.argv.slice(2),
     env: process.env,
     features: { postgres: buildInfo.persistence },
   });
+  if (settings['svc.workers.role'] === 'worker') {
+    runWorker(createWorkerApp({ settings, buildInfo }), warnings);
+    return;
+  }
   const address = settings['svc.server.address'];
   if (!isLoopbackAddress(address) && !keyRingOf(settings).hasAnyKey) {
     process.stderr.write(
@@ -47,7 +54,38 @@ async function main(): Promise<void> {
     { address: bound.address, port: bound.port, profile },
     `Listening on http://${bound.address}:${bound.port}`,
   );
+  if (bound.workers !== undefined) {
+    const { address: host, port } = bound.workers;
+    app.loggers.app.info({ address: host, port }, `Accepting workers on ${host}:${port}`);
+  }
   stopOnSignals(app);
+}
+
+/**
+ * The worker role (docs/workers.md): no HTTP listener; it runs until a stop signal, and exits
+ * with 1 when the control plane refuses it for good (a wrong token).
+ */
+function runWorker(worker: WorkerApp, warnings: readonly string[]): void {
+  const log = worker.loggers.app;
+  for (const warning of warnings) log.warn(warning);
+  worker.client.done.then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(
+        `Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exit(1);
+    },
+  );
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'Stopping');
+    void worker.close();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
 function stopOnSignals(app: App): void {

@@ -84,6 +84,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('GET', '/api/control/supervisors', 'VIEWER', 'global'),
   rule('GET', '/api/control/status', 'VIEWER', 'global'),
   rule('GET', '/api/events', 'VIEWER', 'global'),
+  rule('GET', '/api/workers', 'VIEWER', 'global'),
   rule('GET', '/api/sessions/:sessionId/executions/:id/logs/entries', 'VIEWER', 'session'),
   rule('GET', '/api/workflow/:sessionId/status/:id/stream', 'VIEWER', 'session'),
   rule('POST', '/api/scheduler/limits', 'ADMIN', 'global'),

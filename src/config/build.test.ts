@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../core/index.js';
-import { OPTIONAL_PLUGINS, readBuildInfo, resolvePluginSelection } from './build.js';
+import {
+  OPTIONAL_PLUGINS,
+  readBuildInfo,
+  resolvePersistence,
+  resolvePluginSelection,
+  resolveWorkers,
+} from './build.js';
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-build-info-'));
 afterAll(() => {
@@ -60,7 +66,51 @@ describe('plugin selection (SPEC Build-time choices)', () => {
   });
 });
 
+describe('relational-database stores (SPEC Build-time choices: svc.persistence=postgres)', () => {
+  it('includes them for postgres, in any case, and leaves them out for nothing, an empty value or memory', () => {
+    for (const spec of ['postgres', 'POSTGRES', ' postgres ']) {
+      expect(resolvePersistence(spec)).toBe(true);
+    }
+    for (const spec of [undefined, '', 'memory']) expect(resolvePersistence(spec)).toBe(false);
+  });
+
+  it('fails the build on any other value, naming it', () => {
+    expect(failureMessage(() => resolvePersistence('mysql'))).toBe(
+      'Unknown value svc.persistence=mysql; expected postgres (or memory, the default)',
+    );
+  });
+});
+
+describe('remote workers (SPEC Build-time choices: svc.workers=true)', () => {
+  it('includes them for true, in any case, and leaves them out for nothing, an empty value or false', () => {
+    for (const spec of ['true', 'TRUE', ' true ']) expect(resolveWorkers(spec)).toBe(true);
+    for (const spec of [undefined, '', 'false']) expect(resolveWorkers(spec)).toBe(false);
+  });
+
+  it('fails the build on any other svc.workers value, naming it', () => {
+    expect(failureMessage(() => resolveWorkers('yes'))).toBe(
+      'Unknown value svc.workers=yes; expected true or false',
+    );
+  });
+
+  it('takes SVC_WORKERS when running from source', () => {
+    const info = readBuildInfo(path.join(directory, 'absent.json'), {
+      version: '1.2.3',
+      env: { SVC_WORKERS: 'true' },
+    });
+    expect(info.workers).toBe(true);
+  });
+});
+
 describe('build information', () => {
+  it('takes the build properties of the environment when running from source', () => {
+    const info = readBuildInfo(path.join(directory, 'absent.json'), {
+      version: '1.2.3',
+      env: { SVC_PERSISTENCE: 'postgres', SVC_PLUGINS: 'http-request' },
+    });
+    expect(info).toMatchObject({ plugins: ['http-request'], persistence: true, workers: false });
+  });
+
   it('falls back to the default selection without relational stores or workers when no file exists', () => {
     expect(readBuildInfo(path.join(directory, 'absent.json'), { version: '1.2.3' })).toEqual({
       version: '1.2.3',

@@ -56,6 +56,34 @@ export function resolvePluginSelection(spec: string | undefined): OptionalPlugin
   return OPTIONAL_PLUGINS.filter((plugin) => names.includes(plugin));
 }
 
+/**
+ * Whether a `svc.persistence` value includes the relational-database stores: `postgres` does;
+ * nothing, an empty value or `memory` does not. Anything else fails, like an unknown plugin.
+ */
+export function resolvePersistence(spec: string | undefined): boolean {
+  const given = spec?.trim().toLowerCase() ?? '';
+  if (given === '' || given === 'memory') return false;
+  if (given === 'postgres') return true;
+  throw new AppError('SETTINGS_INVALID', {
+    params: {
+      detail: `Unknown value svc.persistence=${spec ?? ''}; expected postgres (or memory, the default)`,
+    },
+  });
+}
+
+/**
+ * Whether a `svc.workers` value includes remote workers: `true` does; nothing, an empty value
+ * or `false` does not. Anything else fails, like an unknown plugin.
+ */
+export function resolveWorkers(spec: string | undefined): boolean {
+  const given = spec?.trim().toLowerCase() ?? '';
+  if (given === '' || given === 'false') return false;
+  if (given === 'true') return true;
+  throw new AppError('SETTINGS_INVALID', {
+    params: { detail: `Unknown value svc.workers=${spec ?? ''}; expected true or false` },
+  });
+}
+
 /** What the build records about itself; served by /actuator/info. */
 export interface BuildInfo {
   readonly version: string;
@@ -84,12 +112,24 @@ function damaged(file: string, detail: string, cause?: unknown): AppError {
   });
 }
 
+/** What a run from source knows when no build wrote its information. */
+export interface BuildFallback {
+  readonly version: string;
+  /**
+   * The build properties a run from source takes, as `npm run build` reads them:
+   * `SVC_PLUGINS`, `SVC_PERSISTENCE` and `SVC_WORKERS`. Without them the default selection
+   * applies.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
 /**
- * Reads the JSON the build wrote. Running from source there is none: the answer is then the
- * default selection with neither relational stores nor workers. A file that exists but does
- * not hold build information fails, since guessing would start a server unlike its build.
+ * Reads the JSON the build wrote. Running from source there is none: the answer is then what
+ * the build properties of `fallback.env` would build (by default the default selection with
+ * neither relational stores nor workers). A file that exists but does not hold build
+ * information fails, since guessing would start a server unlike its build.
  */
-export function readBuildInfo(file: string, fallback: { readonly version: string }): BuildInfo {
+export function readBuildInfo(file: string, fallback: BuildFallback): BuildInfo {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -99,9 +139,9 @@ export function readBuildInfo(file: string, fallback: { readonly version: string
         version: fallback.version,
         commit: 'unknown',
         buildTime: 'unknown',
-        plugins: [...DEFAULT_PLUGINS],
-        persistence: false,
-        workers: false,
+        plugins: resolvePluginSelection(fallback.env?.SVC_PLUGINS),
+        persistence: resolvePersistence(fallback.env?.SVC_PERSISTENCE),
+        workers: resolveWorkers(fallback.env?.SVC_WORKERS),
       };
     }
     throw new AppError('SETTINGS_INVALID', {

@@ -4,9 +4,11 @@ export {
   DEFAULT_PLUGINS,
   OPTIONAL_PLUGINS,
   readBuildInfo,
+  resolvePersistence,
   resolvePluginSelection,
+  resolveWorkers,
 } from './build.js';
-export type { BuildInfo, OptionalPlugin } from './build.js';
+export type { BuildFallback, BuildInfo, OptionalPlugin } from './build.js';
 export { renderConfigurationDoc } from './docs.js';
 export { formatDuration, formatSize, parseDuration, parseSize } from './kinds.js';
 export { API_KEY_ROLES } from './list-entries.js';
@@ -19,7 +21,7 @@ export type {
 } from './list-entries.js';
 export { defaultSettings, loadSettings } from './load.js';
 export type { LoadSettingsOptions, LoadedSettings } from './load.js';
-export { LOG_LEVELS, PROFILE_NAMES, SETTING_KEYS, STORE_TYPES } from './schema.js';
+export { LOG_LEVELS, PROFILE_NAMES, SETTING_KEYS, STORE_TYPES, STORE_TYPE_KEYS } from './schema.js';
 export type {
   BaseProfile,
   LogLevel,

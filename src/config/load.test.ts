@@ -648,17 +648,69 @@ describe('profiles (SPEC Runtime profiles, CONTRACT 5)', () => {
     ).toBe(expected);
   });
 
+  const DATABASE = {
+    SVC_DB_URL: 'postgres://app@db:5432/svc',
+    SVC_DB_MIGRATION_URL: 'postgres://owner@db:5432/svc',
+  };
+
   it('loads the postgres profile as dev with relational stores when the build has them', () => {
-    const loaded = load(['postgres'], {}, { features: { postgres: true } });
+    const loaded = load(['postgres'], DATABASE, { features: { postgres: true } });
     expect(loaded.profile).toBe('postgres');
     expect(loaded.settings['svc.session.store-type']).toBe('postgres');
     expect(loaded.settings['svc.restart.store-type']).toBe('postgres');
+    expect(loaded.settings['svc.execution-log.store-type']).toBe('postgres');
+    expect(loaded.settings['svc.db.schema']).toBe('svc');
     expect(loaded.settings['svc.logging.level.engine']).toBe('TRACE');
+    expect(loaded.warnings).toEqual([]);
   });
 
   it('refuses a postgres store type in a build without the relational-database stores', () => {
     expect(failureMessage(() => load([], { SVC_RESTART_STORE_TYPE: 'postgres' }))).toBe(
       "Setting 'svc.restart.store-type=postgres' needs the relational-database stores, which this build does not include (build with svc.persistence=postgres)",
+    );
+    expect(failureMessage(() => load([], { SVC_EXECUTION_LOG_STORE_TYPE: 'postgres' }))).toBe(
+      "Setting 'svc.execution-log.store-type=postgres' needs the relational-database stores, which this build does not include (build with svc.persistence=postgres)",
+    );
+  });
+
+  it('refuses the relational stores unless both database URLs are set, naming the missing ones (SPEC Errors)', () => {
+    const postgres = { features: { postgres: true } };
+    const hint =
+      'The relational-database stores need svc.db.url (the run-time account) and svc.db.migration-url (the account that may change the schema); not set: ';
+    expect(failureMessage(() => load(['postgres'], {}, postgres))).toBe(
+      `${hint}svc.db.url (SVC_DB_URL) and svc.db.migration-url (SVC_DB_MIGRATION_URL)`,
+    );
+    expect(
+      failureMessage(() => load(['postgres'], { SVC_DB_URL: DATABASE.SVC_DB_URL }, postgres)),
+    ).toBe(`${hint}svc.db.migration-url (SVC_DB_MIGRATION_URL)`);
+    expect(
+      failureMessage(() =>
+        load(
+          ['--svc.session.store-type=postgres'],
+          { SVC_DB_MIGRATION_URL: DATABASE.SVC_DB_MIGRATION_URL },
+          postgres,
+        ),
+      ),
+    ).toBe(`${hint}svc.db.url (SVC_DB_URL)`);
+    expect(load([], {}, postgres).settings['svc.db.url']).toBeNull();
+  });
+
+  it('warns that a store directory has no effect while its store is relational', () => {
+    const loaded = load(
+      ['postgres', '--svc.restart.dir=/tmp/c', '--svc.execution-log.dir=/tmp/l'],
+      DATABASE,
+      { features: { postgres: true } },
+    );
+    expect(loaded.warnings).toEqual([
+      'svc.restart.dir has no effect while svc.restart.store-type=postgres',
+      'svc.execution-log.dir has no effect while svc.execution-log.store-type=postgres',
+    ]);
+  });
+
+  it('takes a plain lower-case schema name only', () => {
+    expect(load(['--svc.db.schema=svc_2']).settings['svc.db.schema']).toBe('svc_2');
+    expect(failureMessage(() => load(['--svc.db.schema=Svc; drop']))).toBe(
+      "Invalid value 'Svc; drop' for setting 'svc.db.schema' (command line): expected a schema name of lower-case letters, digits and _ (at most 63, not starting with a digit)",
     );
   });
 });

@@ -3,9 +3,16 @@
 import path from 'node:path';
 import type { AppError } from '../core/index.js';
 import type { ParseFailure } from './kinds.js';
-import { POSTGRES_OVERRIDES, SETTINGS, SETTING_KEYS, isMapKey, mapPrefix } from './schema.js';
+import {
+  POSTGRES_OVERRIDES,
+  SETTINGS,
+  SETTING_KEYS,
+  STORE_TYPE_KEYS,
+  isMapKey,
+  mapPrefix,
+} from './schema.js';
 import type { BaseProfile, ProfileName, SettingKey, Settings } from './schema.js';
-import { dottedName } from './setting-names.js';
+import { dottedName, settingEnvName } from './setting-names.js';
 import {
   describeSource,
   parseProfile,
@@ -88,7 +95,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const settings = deepFreeze(values) as Settings;
 
   if (!postgresBuilt) {
-    for (const key of ['svc.session.store-type', 'svc.restart.store-type'] as const) {
+    for (const key of STORE_TYPE_KEYS) {
       if (settings[key] === 'postgres') {
         throw settingsError(
           `Setting '${key}=postgres' needs the relational-database stores, ${POSTGRES_BUILD_HINT}`,
@@ -96,10 +103,37 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
       }
     }
   }
+  warnings.push(...checkDatabaseSettings(settings));
   if (settings['svc.process.allow-any'] && settings['svc.process.allowed-commands'].length > 0) {
     warnings.push('svc.process.allow-any has no effect while svc.process.allowed-commands is set');
   }
   return { profile, settings, warnings, configFile };
+}
+
+/**
+ * SPEC Errors, process-level failures: the relational stores need both URLs, the run-time one
+ * and the one that may change the schema. Answers warnings about directories a relational
+ * store makes unused.
+ */
+function checkDatabaseSettings(settings: Settings): string[] {
+  const relational = STORE_TYPE_KEYS.filter((key) => settings[key] === 'postgres');
+  if (relational.length === 0) return [];
+  const missing = (['svc.db.url', 'svc.db.migration-url'] as const).filter(
+    (key) => settings[key] === null,
+  );
+  if (missing.length > 0) {
+    const names = missing.map((key) => `${key} (${settingEnvName(key)})`).join(' and ');
+    throw settingsError(
+      `The relational-database stores need svc.db.url (the run-time account) and svc.db.migration-url (the account that may change the schema); not set: ${names}`,
+    );
+  }
+  const unused: [SettingKey, SettingKey][] = [
+    ['svc.restart.store-type', 'svc.restart.dir'],
+    ['svc.execution-log.store-type', 'svc.execution-log.dir'],
+  ];
+  return unused
+    .filter(([type, dir]) => settings[type] === 'postgres' && settings[dir] !== null)
+    .map(([type, dir]) => `${dir} has no effect while ${type}=postgres`);
 }
 
 function chooseProfile(

@@ -139,11 +139,12 @@ describe('profile defaults (SPEC Runtime profiles)', () => {
     }
   });
 
-  it('makes postgres the dev defaults with relational session and checkpoint stores', () => {
+  it('makes postgres the dev defaults with relational session, checkpoint and execution log stores', () => {
     const postgres = defaultSettings('postgres');
     expect(postgres).toEqual({ ...dev, ...POSTGRES_OVERRIDES });
     expect(postgres['svc.session.store-type']).toBe('postgres');
     expect(postgres['svc.restart.store-type']).toBe('postgres');
+    expect(postgres['svc.execution-log.store-type']).toBe('postgres');
   });
 
   it('uses the SPEC limits as defaults', () => {

@@ -80,6 +80,22 @@ function isPostgresUrl(value: string): string | null {
   }
 }
 
+/** A plain lower-case identifier, so it needs no quoting and reads the same everywhere. */
+function isSchemaName(value: string): string | null {
+  return /^[a-z_][a-z0-9_]{0,62}$/.test(value)
+    ? null
+    : 'expected a schema name of lower-case letters, digits and _ (at most 63, not starting with a digit)';
+}
+
+/** `host:port`, with an IPv6 host in brackets (`[::1]:8081`). */
+function isHostPort(value: string): string | null {
+  const match = /^(\[[^\]]+\]|[^:[\]\s]+):(\d{1,5})$/.exec(value.trim());
+  const port = Number(match?.[2]);
+  return match !== null && port >= 1 && port <= 65535
+    ? null
+    : 'expected host:port, e.g. control.example:8081 or [::1]:8081';
+}
+
 const regexList = () => stringList({ check: compiles });
 const logLevel = () => oneOf(LOG_LEVELS);
 const storeType = () => oneOf(STORE_TYPES);
@@ -251,6 +267,11 @@ export const SETTINGS = {
     { default: null },
     'Directory of the durable execution log; off keeps the log in memory',
   ),
+  'svc.execution-log.store-type': setting(
+    storeType(),
+    { default: 'memory' },
+    'Where the execution log is kept; svc.execution-log.dir alone means file; postgres needs a build with the relational stores',
+  ),
   'svc.execution-log.retained-runs': setting(
     int({ min: 1 }),
     { default: 500 },
@@ -307,6 +328,16 @@ export const SETTINGS = {
     { default: null },
     'URL of the relational database (postgres://) for an account that may change the schema',
     { secret: true },
+  ),
+  'svc.db.schema': setting(
+    text({ check: isSchemaName }),
+    { default: 'svc' },
+    'Schema of the relational database that holds the tables; created by the migration when missing',
+  ),
+  'svc.db.pool-size': setting(
+    int({ min: 1, max: 1000 }),
+    { default: 10 },
+    'Connections the server opens at most with svc.db.url',
   ),
   'svc.execution.max-concurrent': setting(
     nullable(int({ min: 1 })),
@@ -418,18 +449,62 @@ export const SETTINGS = {
     { default: [] },
     'Supervisors that review commands or send commands on events (see below)',
   ),
+  'svc.workers.role': setting(
+    oneOf(['control-plane', 'worker']),
+    { default: 'control-plane' },
+    'In a build with remote workers: control-plane serves the API and places nodes on workers; worker connects to svc.workers.connect and runs placed nodes',
+  ),
   'svc.workers.token': setting(
     nullable(text()),
     { default: null },
-    'Token remote workers present to the control plane',
+    'Token every worker presents to the control plane; the control plane accepts workers only when it is set',
     { secret: true },
   ),
   'svc.workers.ssl-bundle': setting(
     nullable(text()),
     { default: null },
-    'TLS bundle a worker uses to reach the control plane',
+    'Directory with cert.pem, key.pem and ca.pem: TLS with mandatory client certificates on the control plane, the client certificate and trusted CA on a worker; off is plain TCP',
   ),
-  'svc.workers.plugin-types': setting(stringList(), { default: [] }, 'Plugin types a worker runs'),
+  'svc.workers.listen-address': setting(
+    text(),
+    { default: '127.0.0.1' },
+    'Address the control plane accepts worker connections on',
+  ),
+  'svc.workers.listen-port': setting(
+    int({ min: 0, max: 65535 }),
+    { default: 8081 },
+    'Port the control plane accepts worker connections on; 0 picks a free port',
+  ),
+  'svc.workers.heartbeat': setting(
+    duration(),
+    { default: 10_000 },
+    'Interval of heartbeats between the control plane and its workers; a side that hears nothing for three intervals drops the connection',
+  ),
+  'svc.workers.connect': setting(
+    nullable(text({ check: isHostPort })),
+    { default: null },
+    'Control plane a worker connects to, as host:port; with TLS the host name is checked against its certificate',
+  ),
+  'svc.workers.pool': setting(
+    text({ check: (value) => (value.trim() === '' ? 'expected a pool name' : null) }),
+    { default: 'default' },
+    'Pool a worker joins; a node names its pool in engine.placement',
+  ),
+  'svc.workers.slots': setting(
+    int({ min: 1, max: 10_000 }),
+    { default: 4 },
+    'Placed nodes a worker runs at once',
+  ),
+  'svc.workers.name': setting(
+    nullable(text()),
+    { default: null },
+    'Name a worker shows in GET /api/workers; off: its host name and process id',
+  ),
+  'svc.workers.plugin-types': setting(
+    stringList(),
+    { default: [] },
+    'Plugin types a worker runs; a worker needs at least one',
+  ),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -455,4 +530,12 @@ export function mapPrefix(key: SettingKey): string {
 export const POSTGRES_OVERRIDES = {
   'svc.session.store-type': 'postgres',
   'svc.restart.store-type': 'postgres',
+  'svc.execution-log.store-type': 'postgres',
 } as const satisfies Partial<Settings>;
+
+/** The settings that choose a store; `postgres` in any of them needs the relational stores. */
+export const STORE_TYPE_KEYS = [
+  'svc.session.store-type',
+  'svc.restart.store-type',
+  'svc.execution-log.store-type',
+] as const satisfies readonly SettingKey[];

@@ -37,6 +37,8 @@ export const STATUS_BY_CODE = {
   SETTINGS_INVALID: 500,
   STORE_DAMAGED: 500,
   STORE_FAILED: 500,
+  STORE_ROW_DAMAGED: 500,
+  DATABASE_SETUP_FAILED: 500,
   INTERNAL: 500,
 } as const satisfies Record<ErrorCode, number>;
 

@@ -147,6 +147,16 @@ export const ERROR_CATALOGUE = {
     template: "Stored file '{file}' is damaged: {detail}",
   },
   STORE_FAILED: { kind: 'operational', retryable: true, template: 'Storage failed: {detail}' },
+  STORE_ROW_DAMAGED: {
+    kind: 'operational',
+    retryable: false,
+    template: 'Stored row {row} is damaged: {detail}',
+  },
+  DATABASE_SETUP_FAILED: {
+    kind: 'operational',
+    retryable: false,
+    template: 'The relational database cannot be prepared: {detail}',
+  },
   INTERNAL: {
     kind: 'unexpected',
     retryable: true,

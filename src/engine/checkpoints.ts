@@ -78,7 +78,7 @@ export interface NodeCheckpointSummary {
   readonly truncated: boolean;
 }
 
-export type CheckpointStoreKind = 'memory' | 'spill' | 'file';
+export type CheckpointStoreKind = 'memory' | 'spill' | 'file' | 'postgres';
 
 export interface CheckpointStore {
   readonly kind: CheckpointStoreKind;

@@ -18,7 +18,7 @@ export type {
   OnError,
   TriggerRule,
 } from './dag/node-settings.js';
-export { VALID_MESSAGE, validateWorkflow } from './dag/validate.js';
+export { PLACEMENT_KIND_MESSAGE, VALID_MESSAGE, validateWorkflow } from './dag/validate.js';
 export type { WorkflowValidation, WorkflowValidationOptions } from './dag/validate.js';
 export { describeGraph, topologicalOrder } from './dag/graph.js';
 export type { GraphNode, WorkflowGraph } from './dag/graph.js';
@@ -50,8 +50,10 @@ export type {
   SignalWait,
   EngineLogger,
   LogLevel,
+  NodePlacement,
   NodeState,
   NodeStatus,
+  PlacedNode,
   PlannedNode,
   PrepareOptions,
   RunEndStatus,

@@ -17,6 +17,7 @@ import type {
   CheckpointWriter,
   ConfigResolver,
   NodeCheckpointSummary,
+  NodePlacement,
   LogLevel,
   RecordedApproval,
   RecordedMessage,
@@ -76,6 +77,8 @@ export interface ExecutionManagerDeps {
   /** Session histories of SESSION_MEMORY nodes, shared by every run of a session. */
   readonly sessionMemory?: SessionMemory;
   readonly resolveConfig?: ConfigResolver;
+  /** Where nodes with `engine.placement` run (remote workers); absent in a build without. */
+  readonly placement?: NodePlacement | undefined;
   /** Admission limits at start-up (SPEC `svc.execution.*`); off when absent. */
   readonly limits?: AdmissionLimits;
   /** SPEC `svc.start.idempotency-*`. */
@@ -1039,6 +1042,7 @@ export class ExecutionManager {
       sessionMemory: this.#deps.sessionMemory,
       resolveConfig: this.#deps.resolveConfig,
       replay: launch.replay,
+      placement: this.#deps.placement,
     });
     if (writer !== undefined) run.recordTo(writer);
     const live: Live = { run, recorder, children: undefined };

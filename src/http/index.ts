@@ -6,6 +6,7 @@ export type { ErrorEnvelope, SuccessEnvelope } from './envelope.js';
 export { registerSessionRoutes } from './sessions.routes.js';
 export { registerWorkflowRoutes } from './workflows.routes.js';
 export { registerPluginRoutes } from './plugins.routes.js';
+export { registerWorkerRoutes } from './workers.routes.js';
 export { RouteTable } from './route-table.js';
 export type { RouteEntry } from './route-table.js';
 export { renderErrorsDoc } from './errors-doc.js';

@@ -9,4 +9,5 @@ export type { OptionalPluginName, PluginEntry } from './builtin-plugins.js';
 export { entry as pluginEntry } from './builtin-plugins.js';
 export { CORE_PLUGIN, PluginRegistry } from './registry.js';
 export { LlmRateLimiter } from './builtin/llm-call/llm-rate-limiter.js';
+export { createSafeguards } from './safeguards.js';
 export type { PluginInfo, RegisteredPlugin } from './registry.js';

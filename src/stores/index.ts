@@ -1,5 +1,6 @@
-// Public surface of the stores layer: the session store adapters and the factory choosing one.
-// The conformance suite is not exported here (it imports vitest); tests import its file.
+// Public surface of the stores layer: the session, checkpoint and execution log adapters, the
+// factories choosing one, and the relational database they share in the postgres profile.
+// The conformance suites are not exported here (they import vitest); tests import their files.
 export { createSessionStore } from './create-session-store.js';
 export type { SessionStoreOptions } from './create-session-store.js';
 export { FileSessionStore } from './file/file-session-store.js';
@@ -27,3 +28,11 @@ export { MemoryCheckpointStore } from './checkpoints/memory-checkpoint-store.js'
 export type { MemoryCheckpointStoreOptions } from './checkpoints/memory-checkpoint-store.js';
 export { FileCheckpointStore } from './checkpoints/file-checkpoint-store.js';
 export type { FileCheckpointStoreOptions } from './checkpoints/file-checkpoint-store.js';
+export { PostgresDatabase } from './postgres/postgres-database.js';
+export type { DatabaseReport, PostgresDatabaseOptions } from './postgres/postgres-database.js';
+export { MIGRATIONS, SCHEMA_VERSION } from './postgres/migrations.js';
+export type { Migration } from './postgres/migrations.js';
+export { PostgresSessionStore } from './postgres/postgres-session-store.js';
+export { PostgresCheckpointStore } from './postgres/postgres-checkpoint-store.js';
+export { PostgresExecutionLog } from './postgres/postgres-execution-log.js';
+export type { PostgresExecutionLogOptions } from './postgres/postgres-execution-log.js';

@@ -17,6 +17,8 @@ export const TEST_BUILD_INFO: BuildInfo = {
 export interface TestServer {
   readonly baseUrl: string;
   readonly app: App;
+  /** Where workers connect, when the build has workers and a token is set. */
+  readonly workers: { readonly address: string; readonly port: number } | undefined;
   call(method: string, path: string, options?: CallOptions): Promise<HttpAnswer>;
   close(): Promise<void>;
 }
@@ -52,7 +54,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.streamKeepAliveMs === undefined
       ? {}
       : { streamKeepAliveMs: options.streamKeepAliveMs }),
-    features: { postgres: false },
+    features: { postgres: (options.buildInfo ?? TEST_BUILD_INFO).persistence },
   });
   const app = await createApp({
     settings,
@@ -65,11 +67,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       : { streamKeepAliveMs: options.streamKeepAliveMs }),
     ...(options.store ? { store: options.store } : {}),
   });
-  const { port } = await app.listen();
+  const { port, workers } = await app.listen();
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
     baseUrl,
     app,
+    workers,
     call: (method, path, callOptions) => call(baseUrl, method, path, callOptions),
     close: () => app.close(),
   };

@@ -148,6 +148,23 @@ describe('validateWorkflow', () => {
     ]);
   });
 
+  it('refuses engine.placement on a trigger or a terminal: only processors can be placed on a worker', () => {
+    const placed = workflow([
+      { ...start, config: { engine: { placement: 'gpu' } } },
+      { ...end, config: { engine: { placement: 'gpu' } } },
+    ]);
+    expect(validate(placed, true).errors).toEqual([
+      {
+        field: 'nodes[0].config.engine.placement',
+        message: "Only processors can be placed on a remote worker; 'START' is a trigger",
+      },
+      {
+        field: 'nodes[1].config.engine.placement',
+        message: "Only processors can be placed on a remote worker; 'END' is a terminal",
+      },
+    ]);
+  });
+
   it('refuses an edge naming an unknown source or target node (SPEC Edge)', () => {
     const definition = workflow([start, end], [{ source: 'ghost', target: 'phantom' }]);
     expect(validate(definition).errors).toEqual([

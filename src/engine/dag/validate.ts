@@ -23,6 +23,8 @@ export interface WorkflowValidation {
 
 export const VALID_MESSAGE = 'Workflow is valid';
 
+export const PLACEMENT_KIND_MESSAGE = 'Only processors can be placed on a remote worker';
+
 interface CheckedNode {
   readonly descriptor: PluginDescriptor | undefined;
   /** Undefined when the type or configuration has a problem. */
@@ -60,6 +62,16 @@ function checkNode(
     for (const error of settings.errors) {
       seen.add(`${error.field}\n${error.message}`);
       errors.push({ field: `${field}.${error.field}`, message: error.message });
+    }
+  }
+  // Only a processor's messages can be handed to a worker one by one: a trigger produces the
+  // stream and a terminal's messages are the run's results.
+  if (settings.ok && settings.value.placement !== undefined && descriptor !== undefined) {
+    if (descriptor.kind !== 'processor') {
+      errors.push({
+        field: `${field}.config.engine.placement`,
+        message: `${PLACEMENT_KIND_MESSAGE}; '${node.type}' is a ${descriptor.kind}`,
+      });
     }
   }
   if (descriptor !== undefined) {

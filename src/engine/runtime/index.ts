@@ -10,6 +10,7 @@ export type {
   SignalWait,
   EngineLogger,
   LogLevel,
+  NodePlacement,
   NodeState,
   NodeStatus,
   RunEndStatus,
@@ -18,4 +19,5 @@ export type {
   RunOptions,
   ReplayPlan,
   RunOutcome,
+  PlacedNode,
 } from './workflow-run.js';

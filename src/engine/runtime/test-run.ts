@@ -8,7 +8,14 @@ import type { TestPluginType } from '../dag/test-catalog.js';
 import { prepareWorkflow } from './plan.js';
 import { ManualScheduler, RunClock } from './run-clock.js';
 import { WorkflowRun } from './workflow-run.js';
-import type { NodeState, NodeStatus, ReplayPlan, RunLogEntry } from './workflow-run.js';
+import type {
+  NodePlacement,
+  RunOptions,
+  NodeState,
+  NodeStatus,
+  ReplayPlan,
+  RunLogEntry,
+} from './workflow-run.js';
 import type { CheckpointWriter } from '../checkpoints.js';
 
 export interface TestRun {
@@ -38,6 +45,9 @@ export interface TestRunOptions {
   readonly replay?: ReplayPlan;
   /** The root of derived message ids; `e1` when not given. */
   readonly lineage?: string;
+  /** Where placed nodes run; with it the build counts as one with remote workers. */
+  readonly placement?: NodePlacement;
+  readonly resolveConfig?: RunOptions['resolveConfig'];
 }
 
 /** A trigger that emits the payloads, one per turn of the event loop. */
@@ -72,7 +82,7 @@ export function createTestRun(
 ): TestRun {
   const catalog = createTestCatalog({ ...types, SINK: testSink });
   const plan = prepareWorkflow({ workflowId: 'w', description: '', nodes, edges }, catalog, {
-    workers: false,
+    workers: options.placement !== undefined,
   });
   const manual = options.manualTime === true ? new ManualClock() : undefined;
   const scheduler = manual ? new ManualScheduler(manual) : undefined;
@@ -93,6 +103,8 @@ export function createTestRun(
     deadlineMs: options.deadlineMs,
     channelCapacity: options.capacity,
     replay: options.replay,
+    placement: options.placement,
+    resolveConfig: options.resolveConfig,
     logger: { isLevelEnabled: () => false, trace: () => undefined },
     listener: {
       nodeChanged: (state) => changes.push({ nodeId: state.nodeId, status: state.status }),

@@ -139,6 +139,34 @@ export interface RunOptions {
    */
   readonly resolveConfig?: ConfigResolver | undefined;
   readonly replay?: ReplayPlan | undefined;
+  /**
+   * Where nodes with `engine.placement` run. The engine only asks it for a runtime: retries,
+   * timeouts, onError, checkpoints and controls stay here, around that runtime.
+   */
+  readonly placement?: NodePlacement | undefined;
+}
+
+/** A node with `engine.placement`, as the placement port needs it. */
+export interface PlacedNode {
+  readonly executionId: string;
+  readonly sessionId: string;
+  readonly workflowId: string;
+  readonly nodeId: string;
+  readonly type: string;
+  /** The pool named by `engine.placement`. */
+  readonly pool: string;
+  /**
+   * The configuration as written: placeholders and secrets are resolved where the node runs,
+   * with that place's environment and safeguards (SPEC Workflow-author safeguards).
+   */
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly startPayload: unknown;
+}
+
+/** Runs placed nodes elsewhere (remote workers); the engine knows nothing of how. */
+export interface NodePlacement {
+  /** The runtime of one placed node for one run; `close` is called when the node ends. */
+  runtimeFor(node: PlacedNode): MessageProcessor;
 }
 
 export type ConfigResolver = (
@@ -1088,6 +1116,8 @@ export class WorkflowRun {
 
   /** The plugin's runtime for the node's resolved configuration. */
   #createRuntime(node: PlannedNode): NodeRuntime {
+    const pool = node.settings.placement;
+    if (pool !== undefined) return this.#placedRuntime(node, pool);
     const setup = {
       nodeId: node.nodeId,
       safeguards: this.#options.safeguards ?? DEFAULT_SAFEGUARDS,
@@ -1113,6 +1143,33 @@ export class WorkflowRun {
         throw StepFailure.nonRetryable(failure);
       },
     };
+  }
+
+  /**
+   * A placed node's runtime comes from the placement port, with its configuration unresolved.
+   * Validation lets only processors be placed, so a per-message runtime fits every one.
+   */
+  #placedRuntime(node: PlannedNode, pool: string): NodeRuntime {
+    const placement = this.#options.placement;
+    if (placement === undefined) {
+      const failure = `Node '${node.nodeId}' is placed in pool '${pool}', but this server runs no remote workers`;
+      return {
+        process: () => {
+          throw StepFailure.nonRetryable(failure);
+        },
+      };
+    }
+    const options = this.#options;
+    return placement.runtimeFor({
+      executionId: options.executionId,
+      sessionId: options.sessionId,
+      workflowId: options.workflowId,
+      nodeId: node.nodeId,
+      type: node.type,
+      pool,
+      config: node.config,
+      startPayload: options.startPayload,
+    });
   }
 
   /** How a node whose input ended and whose work is done ends, under its trigger rule. */

@@ -4,6 +4,8 @@ import { assertNever } from '../../core/index.js';
 import type { CheckpointStore } from '../../engine/index.js';
 import { FileCheckpointStore } from './file-checkpoint-store.js';
 import { MemoryCheckpointStore } from './memory-checkpoint-store.js';
+import type { PostgresDatabase } from '../postgres/postgres-database.js';
+import { PostgresCheckpointStore } from '../postgres/postgres-checkpoint-store.js';
 
 export type CheckpointStoreOptions =
   | {
@@ -13,7 +15,8 @@ export type CheckpointStoreOptions =
       /** With a directory, the memory store spills output beyond its caps there. */
       readonly spillDir: string | null;
     }
-  | { readonly type: 'file'; readonly dir: string };
+  | { readonly type: 'file'; readonly dir: string }
+  | { readonly type: 'postgres'; readonly db: PostgresDatabase };
 
 /** The store is not opened here: the caller awaits `open()`, which can fail on damaged data. */
 export function createCheckpointStore(options: CheckpointStoreOptions): CheckpointStore {
@@ -26,6 +29,8 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
       });
     case 'file':
       return new FileCheckpointStore({ dir: options.dir });
+    case 'postgres':
+      return new PostgresCheckpointStore(options.db);
     default:
       return assertNever(options, 'checkpoint store type');
   }

@@ -69,7 +69,7 @@ export function shareWorkflow(workflow: WorkflowRecord): WorkflowRecord {
   return { ...workflow, versions: [...workflow.versions] };
 }
 
-function deepFreeze(value: unknown): void {
+export function deepFreeze(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
   for (const child of Object.values(value)) deepFreeze(child);

@@ -1,0 +1,332 @@
+// A worker's side of placed nodes: one plugin runtime per (execution, node) from the node's
+// first message until the control plane closes it, with the worker's own environment,
+// safeguards and log (SPEC Workflow-author safeguards, "Log line losses"; docs/workers.md).
+import type { ConfigResolver, PluginCatalog } from '../engine/index.js';
+import { PLACEMENT_KIND_MESSAGE } from '../engine/index.js';
+import { StepFailure, isStreamNode } from '../plugin-api/index.js';
+import type {
+  Emit,
+  MessageProcessor,
+  NodeContext,
+  NodeLog,
+  PluginMeasure,
+  ProcessResult,
+  Safeguards,
+  SignalAnswer,
+  SubWorkflowRequest,
+} from '../plugin-api/index.js';
+import { fromWireMessage, toWireEmit } from './protocol.js';
+import type { OpenMessage, ProcessMessage, WorkerMessage } from './protocol.js';
+import type { WorkersLogger } from './workers-logger.js';
+
+export interface WorkerHostOptions {
+  readonly catalog: PluginCatalog;
+  /** `svc.workers.plugin-types`: the only types this worker runs. */
+  readonly pluginTypes: ReadonlySet<string>;
+  /** The worker's own safeguards: its allow-lists apply to what it runs. */
+  readonly safeguards: Safeguards;
+  /** Resolves placeholders and secrets with the worker's own environment. */
+  readonly resolveConfig: ConfigResolver;
+  /** The worker's log: plugin log lines end here, not in the execution's log stream. */
+  readonly logger: WorkersLogger;
+}
+
+type Send = (message: WorkerMessage) => void;
+
+/** A placed node open on this worker: its runtime, or why it cannot run here. */
+interface OpenNode {
+  readonly open: OpenMessage;
+  readonly runtime: MessageProcessor | undefined;
+  readonly failure: string | undefined;
+  /** Aborted when the control plane closes the node or the connection ends. */
+  readonly controller: AbortController;
+  readonly log: NodeLog;
+  readonly calls: Set<string>;
+}
+
+interface RunningCall {
+  readonly node: OpenNode;
+  readonly controller: AbortController;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Plugins log on the worker, tagged with the run and node they belong to. */
+function nodeLog(logger: WorkersLogger, open: OpenMessage): NodeLog {
+  const tags = { executionId: open.executionId, nodeId: open.nodeId, type: open.nodeType };
+  const write =
+    (method: keyof WorkersLogger) =>
+    (message: string, fields: Readonly<Record<string, unknown>> = {}): void => {
+      logger[method]({ ...fields, ...tags }, message);
+    };
+  return {
+    trace: write('trace'),
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+  };
+}
+
+export class WorkerHost {
+  readonly #options: WorkerHostOptions;
+  readonly #nodes = new Map<string, OpenNode>();
+  readonly #calls = new Map<string, RunningCall>();
+
+  constructor(options: WorkerHostOptions) {
+    this.#options = options;
+  }
+
+  /** Placed nodes open on this worker. */
+  get openNodes(): number {
+    return this.#nodes.size;
+  }
+
+  /** Messages being processed now. */
+  get runningCalls(): number {
+    return this.#calls.size;
+  }
+
+  /**
+   * Makes the node's runtime. What keeps it from running here (a type this worker does not
+   * run, a refused placeholder, a whole-stream type) fails each of its messages, never retried.
+   */
+  open(open: OpenMessage): void {
+    const log = nodeLog(this.#options.logger, open);
+    const made = this.#create(open);
+    this.#nodes.set(open.node, {
+      open,
+      log,
+      controller: new AbortController(),
+      calls: new Set(),
+      ...('runtime' in made
+        ? { runtime: made.runtime, failure: undefined }
+        : { runtime: undefined, failure: made.failure }),
+    });
+  }
+
+  #create(open: OpenMessage): { runtime: MessageProcessor } | { failure: string } {
+    const { catalog, pluginTypes, resolveConfig, safeguards } = this.#options;
+    const type = open.nodeType;
+    if (!pluginTypes.has(type)) {
+      return {
+        failure: `This worker does not run plugin type '${type}' (svc.workers.plugin-types)`,
+      };
+    }
+    const descriptor = catalog.find(type);
+    if (descriptor === undefined) {
+      return {
+        failure:
+          catalog.excludedReason(type) ?? `Plugin type '${type}' is not known to this worker`,
+      };
+    }
+    if (descriptor.kind !== 'processor') {
+      return { failure: `${PLACEMENT_KIND_MESSAGE}; '${type}' is a ${descriptor.kind}` };
+    }
+    const resolved = resolveConfig(open.config);
+    if (!resolved.ok) return { failure: resolved.error };
+    const problems = descriptor.validateConfig(resolved.config);
+    if (problems.length > 0) {
+      const detail = problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
+      return { failure: `Configuration of '${type}' is invalid on this worker: ${detail}` };
+    }
+    try {
+      const runtime = descriptor.createRuntime(resolved.config, {
+        nodeId: open.nodeId,
+        safeguards,
+        // Session memory lives with the control plane's sessions; a worker has none.
+        sessionMemory: undefined,
+      });
+      if (isStreamNode(runtime)) {
+        return {
+          failure: `Plugin type '${type}' processes the whole stream; only per-message processors can run on a remote worker`,
+        };
+      }
+      return { runtime };
+    } catch (error) {
+      return { failure: messageOf(error) };
+    }
+  }
+
+  /** Processes one message and answers with `send`; a cancelled call answers nothing. */
+  process(request: ProcessMessage, send: Send): void {
+    const callId = request.call;
+    const node = this.#nodes.get(request.node);
+    if (node === undefined) {
+      send({
+        type: 'failed',
+        call: callId,
+        error: 'The node is not open on this worker',
+        retryable: true,
+      });
+      return;
+    }
+    if (node.runtime === undefined) {
+      send({
+        type: 'failed',
+        call: callId,
+        error: node.failure ?? 'The node cannot run here',
+        retryable: false,
+      });
+      return;
+    }
+    const controller = new AbortController();
+    this.#calls.set(callId, { node, controller });
+    node.calls.add(callId);
+    const ctx = new WorkerNodeContext(
+      node,
+      AbortSignal.any([node.controller.signal, controller.signal]),
+      callId,
+      send,
+    );
+    const finish = (message: WorkerMessage): void => {
+      node.calls.delete(callId);
+      // Cancelled meanwhile: the control plane gave up on the call.
+      if (!this.#calls.delete(callId)) return;
+      try {
+        send(message);
+      } catch (error) {
+        // Output that cannot be written as JSON (a cycle, a BigInt) fails the message.
+        send({
+          type: 'failed',
+          call: callId,
+          error: `The output cannot be sent to the control plane: ${messageOf(error)}`,
+          retryable: false,
+        });
+      }
+    };
+    const fail = (error: unknown): void => {
+      finish({
+        type: 'failed',
+        call: callId,
+        error: messageOf(error),
+        retryable: !(error instanceof StepFailure) || error.retryable,
+      });
+    };
+    let result: ProcessResult | Promise<ProcessResult>;
+    try {
+      result = node.runtime.process(fromWireMessage(request.message), ctx);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    Promise.resolve(result).then((emits) => {
+      const list: readonly Emit[] =
+        emits === undefined ? [] : Array.isArray(emits) ? emits : [emits as Emit];
+      finish({ type: 'result', call: callId, emits: list.map(toWireEmit) });
+    }, fail);
+  }
+
+  /** The control plane gave up on a call (a stop, a timeout): its signal aborts. */
+  cancel(callId: string): void {
+    const call = this.#calls.get(callId);
+    if (call === undefined) return;
+    this.#calls.delete(callId);
+    call.node.calls.delete(callId);
+    call.controller.abort(new Error('Cancelled by the control plane'));
+  }
+
+  /** The node ended: its calls are aborted and its runtime closed. */
+  async close(ref: string, reason = 'The node ended'): Promise<void> {
+    const node = this.#nodes.get(ref);
+    if (node === undefined) return;
+    this.#nodes.delete(ref);
+    for (const callId of node.calls) this.#calls.delete(callId);
+    node.calls.clear();
+    node.controller.abort(new Error(reason));
+    try {
+      await node.runtime?.close?.();
+    } catch (error) {
+      node.log.warn('Closing the node failed', { err: messageOf(error) });
+    }
+  }
+
+  /** The connection ended: every node is closed; the control plane reopens them elsewhere. */
+  async closeAll(reason: string): Promise<void> {
+    await Promise.all([...this.#nodes.keys()].map((ref) => this.close(ref, reason)));
+  }
+}
+
+/** What a plugin sees on a worker: its call's signal, the worker's log and clock. */
+class WorkerNodeContext implements NodeContext {
+  readonly #node: OpenNode;
+  readonly #callId: string;
+  readonly #send: Send;
+  readonly signal: AbortSignal;
+
+  constructor(node: OpenNode, signal: AbortSignal, callId: string, send: Send) {
+    this.#node = node;
+    this.signal = signal;
+    this.#callId = callId;
+    this.#send = send;
+  }
+
+  get executionId(): string {
+    return this.#node.open.executionId;
+  }
+
+  get sessionId(): string {
+    return this.#node.open.sessionId;
+  }
+
+  get workflowId(): string {
+    return this.#node.open.workflowId;
+  }
+
+  get nodeId(): string {
+    return this.#node.open.nodeId;
+  }
+
+  get log(): NodeLog {
+    return this.#node.log;
+  }
+
+  get startPayload(): unknown {
+    return this.#node.open.startPayload;
+  }
+
+  /** The worker's own clock: a pause of the run holds messages back, not work under way. */
+  now(): number {
+    return Date.now();
+  }
+
+  sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
+    const signal =
+      options?.signal === undefined ? this.signal : AbortSignal.any([this.signal, options.signal]);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        reject(signal.reason instanceof Error ? signal.reason : new Error('Sleep cancelled'));
+      };
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  runSubWorkflow(_request: SubWorkflowRequest): Promise<readonly unknown[]> {
+    return Promise.reject(
+      StepFailure.nonRetryable('Sub-workflows cannot be started from a remote worker'),
+    );
+  }
+
+  awaitSignal(): Promise<SignalAnswer> {
+    return Promise.reject(
+      StepFailure.nonRetryable('Signals cannot be received on a remote worker'),
+    );
+  }
+
+  /** Counted by the control plane, in its `svc.plugin.events`. */
+  report(event: string, outcome: string): void {
+    this.#send({ type: 'report', call: this.#callId, event, outcome });
+  }
+
+  measure(measure: PluginMeasure): void {
+    this.#send({ type: 'measure', call: this.#callId, measure });
+  }
+}

@@ -1,0 +1,390 @@
+// The control plane's view of its connected workers: their pools, plugin types and slots, and
+// the placement port the engine asks for the runtime of a placed node (docs/workers.md).
+import type { Clock, IdGenerator } from '../core/index.js';
+import { randomIds } from '../core/index.js';
+import type { NodePlacement, PlacedNode } from '../engine/index.js';
+import { StepFailure } from '../plugin-api/index.js';
+import type { Message, MessageProcessor, NodeContext, ProcessResult } from '../plugin-api/index.js';
+import { fromWireEmit, toWireMessage } from './protocol.js';
+import type { ControlMessage, HelloMessage, WorkerMessage } from './protocol.js';
+
+/** SPEC Errors, process-level failures: what a placed node fails with when no worker fits. */
+export function noWorkerMessage(pool: string, type: string): string {
+  return `No connected worker in pool '${pool}' serves plugin type '${type}' with a free slot`;
+}
+
+/** The connection to one worker, as the registry uses it. */
+export interface WorkerLink {
+  send(message: ControlMessage): void;
+  /** Drops the connection; the server then removes the worker. */
+  close(reason: string): void;
+}
+
+export interface WorkerConnectionInfo {
+  /** The worker's address as the control plane sees it. */
+  readonly address: string;
+  /** Whether the connection is TLS with a verified client certificate. */
+  readonly secure: boolean;
+}
+
+/** CONTRACT 4 `GET /api/workers`: one connected worker. */
+export interface WorkerView {
+  readonly workerId: string;
+  readonly name: string;
+  readonly pool: string;
+  readonly pluginTypes: readonly string[];
+  readonly slots: number;
+  readonly freeSlots: number;
+  readonly address: string;
+  readonly secure: boolean;
+  readonly connectedAt: string;
+  readonly lastSeenAt: string;
+}
+
+/** CONTRACT 4 `GET /api/workers`: the workers of one pool together. */
+export interface PoolView {
+  readonly pool: string;
+  readonly workers: number;
+  readonly slots: number;
+  readonly freeSlots: number;
+  /** Types at least one worker of the pool runs. */
+  readonly pluginTypes: readonly string[];
+}
+
+export interface WorkersView {
+  /** Whether this control plane accepts worker connections (docs/workers.md). */
+  readonly accepting: boolean;
+  readonly workers: readonly WorkerView[];
+  readonly pools: readonly PoolView[];
+}
+
+interface PendingCall {
+  readonly ctx: NodeContext;
+  resolve(result: ProcessResult): void;
+  reject(error: Error): void;
+}
+
+class ConnectedWorker {
+  readonly id: string;
+  readonly name: string;
+  readonly pool: string;
+  readonly slots: number;
+  readonly pluginTypes: ReadonlySet<string>;
+  readonly link: WorkerLink;
+  readonly info: WorkerConnectionInfo;
+  readonly connectedAt: number;
+  lastSeenAt: number;
+  /** Placed nodes it runs, by node reference: each holds one slot. */
+  readonly leases = new Map<string, WorkerLease>();
+  readonly calls = new Map<string, PendingCall>();
+  gone = false;
+
+  constructor(
+    id: string,
+    hello: HelloMessage,
+    link: WorkerLink,
+    info: WorkerConnectionInfo,
+    now: number,
+  ) {
+    this.id = id;
+    this.name = hello.name;
+    this.pool = hello.pool;
+    this.slots = hello.slots;
+    this.pluginTypes = new Set(hello.pluginTypes);
+    this.link = link;
+    this.info = info;
+    this.connectedAt = now;
+    this.lastSeenAt = now;
+  }
+
+  get freeSlots(): number {
+    return Math.max(0, this.slots - this.leases.size);
+  }
+}
+
+/** One placed node of one run on one worker: the slot it holds and its runtime there. */
+export class WorkerLease {
+  constructor(
+    readonly ref: string,
+    readonly worker: ConnectedWorker,
+  ) {}
+
+  /** The worker went away: the next message needs a lease on a worker that is there. */
+  get lost(): boolean {
+    return this.worker.gone;
+  }
+}
+
+export interface WorkerRegistryOptions {
+  readonly clock: Clock;
+  readonly ids?: IdGenerator;
+}
+
+export class WorkerRegistry implements NodePlacement {
+  readonly #clock: Clock;
+  readonly #ids: IdGenerator;
+  readonly #workers = new Map<string, ConnectedWorker>();
+  #nextRef = 0;
+  #nextCall = 0;
+  /** Set by the server while it listens for workers. */
+  accepting = false;
+
+  constructor(options: WorkerRegistryOptions) {
+    this.#clock = options.clock;
+    this.#ids = options.ids ?? randomIds;
+  }
+
+  /** Workers connected now (`svc.workers`). */
+  get connected(): number {
+    return this.#workers.size;
+  }
+
+  /** Free node slots across workers (`svc.worker.slots`). */
+  get freeSlots(): number {
+    let free = 0;
+    for (const worker of this.#workers.values()) free += worker.freeSlots;
+    return free;
+  }
+
+  /** A worker passed the handshake; answers its id. */
+  add(hello: HelloMessage, link: WorkerLink, info: WorkerConnectionInfo): string {
+    const worker = new ConnectedWorker(this.#ids(), hello, link, info, this.#clock.now());
+    this.#workers.set(worker.id, worker);
+    return worker.id;
+  }
+
+  /**
+   * A worker's connection ended. Its calls fail retryably, so that `engine.retry` can move the
+   * message to another worker; its nodes find a new worker for their next message.
+   */
+  remove(workerId: string, reason: string): void {
+    const worker = this.#workers.get(workerId);
+    if (worker === undefined) return;
+    this.#workers.delete(workerId);
+    worker.gone = true;
+    const calls = [...worker.calls.values()];
+    worker.calls.clear();
+    worker.leases.clear();
+    for (const call of calls) {
+      call.reject(
+        StepFailure.retryable(
+          `Worker '${worker.name}' left while processing the message: ${reason}`,
+        ),
+      );
+    }
+  }
+
+  /** Something arrived from a worker: it is alive, and it may answer a call. */
+  receive(workerId: string, message: WorkerMessage): void {
+    const worker = this.#workers.get(workerId);
+    if (worker === undefined) return;
+    worker.lastSeenAt = this.#clock.now();
+    switch (message.type) {
+      case 'ping':
+      case 'hello':
+        return;
+      case 'result': {
+        const call = this.#take(worker, message.call);
+        call?.resolve(message.emits.map(fromWireEmit));
+        return;
+      }
+      case 'failed': {
+        const call = this.#take(worker, message.call);
+        call?.reject(
+          message.retryable
+            ? StepFailure.retryable(message.error)
+            : StepFailure.nonRetryable(message.error),
+        );
+        return;
+      }
+      case 'report':
+        // A call already given up on (cancelled, timed out) has nobody left to count for.
+        worker.calls.get(message.call)?.ctx.report(message.event, message.outcome);
+        return;
+      case 'measure':
+        worker.calls.get(message.call)?.ctx.measure(message.measure);
+        return;
+    }
+  }
+
+  #take(worker: ConnectedWorker, callId: string): PendingCall | undefined {
+    const call = worker.calls.get(callId);
+    worker.calls.delete(callId);
+    return call;
+  }
+
+  /** The engine's placement port: a runtime that sends the node's messages to a worker. */
+  runtimeFor(node: PlacedNode): MessageProcessor {
+    return new RemoteNodeRuntime(this, node);
+  }
+
+  /**
+   * Takes a slot on the worker of the node's pool that serves its type and has the most free
+   * slots, and opens the node there; undefined when no worker fits.
+   */
+  lease(node: PlacedNode): WorkerLease | undefined {
+    let best: ConnectedWorker | undefined;
+    for (const worker of this.#workers.values()) {
+      if (worker.pool !== node.pool || !worker.pluginTypes.has(node.type)) continue;
+      if (worker.freeSlots > (best?.freeSlots ?? 0)) best = worker;
+    }
+    if (best === undefined) return undefined;
+    const lease = new WorkerLease(`n${++this.#nextRef}`, best);
+    best.leases.set(lease.ref, lease);
+    best.link.send({
+      type: 'open',
+      node: lease.ref,
+      executionId: node.executionId,
+      sessionId: node.sessionId,
+      workflowId: node.workflowId,
+      nodeId: node.nodeId,
+      nodeType: node.type,
+      config: { ...node.config },
+      ...(node.startPayload === undefined ? {} : { startPayload: node.startPayload }),
+    });
+    return lease;
+  }
+
+  /** The node ended: its runtime on the worker is closed and its slot is free again. */
+  release(lease: WorkerLease): void {
+    const { worker } = lease;
+    if (!worker.leases.delete(lease.ref) || worker.gone) return;
+    worker.link.send({ type: 'close', node: lease.ref });
+  }
+
+  /**
+   * Sends one message to the node's runtime on its worker. An abort of the context's signal
+   * (a stop, a node timeout, an element timeout) cancels the call there and fails it here at
+   * once, whatever the worker does next.
+   */
+  call(lease: WorkerLease, message: Message, ctx: NodeContext): Promise<ProcessResult> {
+    const { worker } = lease;
+    const signal = ctx.signal;
+    if (signal.aborted) return Promise.reject(abortError(signal));
+    const callId = `c${++this.#nextCall}`;
+    return new Promise<ProcessResult>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (!worker.calls.delete(callId)) return;
+        if (!worker.gone) worker.link.send({ type: 'cancel', call: callId });
+        reject(abortError(signal));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      worker.calls.set(callId, {
+        ctx,
+        resolve: (result) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(result);
+        },
+        reject: (error) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      });
+      worker.link.send({
+        type: 'process',
+        call: callId,
+        node: lease.ref,
+        message: toWireMessage(message),
+      });
+    });
+  }
+
+  /** Drops every worker connection (the server is closing). */
+  closeAll(reason: string): void {
+    for (const worker of [...this.#workers.values()]) {
+      worker.link.close(reason);
+      this.remove(worker.id, reason);
+    }
+  }
+
+  /** Drops every worker not heard from for `silentMs`. */
+  dropSilent(silentMs: number, reason: string): void {
+    const before = this.#clock.now() - silentMs;
+    for (const worker of [...this.#workers.values()]) {
+      if (worker.lastSeenAt >= before) continue;
+      worker.link.close(reason);
+      this.remove(worker.id, reason);
+    }
+  }
+
+  view(): WorkersView {
+    const workers = [...this.#workers.values()].map((worker): WorkerView => ({
+      workerId: worker.id,
+      name: worker.name,
+      pool: worker.pool,
+      pluginTypes: [...worker.pluginTypes].sort(),
+      slots: worker.slots,
+      freeSlots: worker.freeSlots,
+      address: worker.info.address,
+      secure: worker.info.secure,
+      connectedAt: new Date(worker.connectedAt).toISOString(),
+      lastSeenAt: new Date(worker.lastSeenAt).toISOString(),
+    }));
+    const pools = new Map<
+      string,
+      { workers: number; slots: number; free: number; types: Set<string> }
+    >();
+    for (const worker of workers) {
+      const pool = pools.get(worker.pool) ?? { workers: 0, slots: 0, free: 0, types: new Set() };
+      pool.workers++;
+      pool.slots += worker.slots;
+      pool.free += worker.freeSlots;
+      for (const type of worker.pluginTypes) pool.types.add(type);
+      pools.set(worker.pool, pool);
+    }
+    return {
+      accepting: this.accepting,
+      workers,
+      pools: [...pools.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([pool, totals]) => ({
+          pool,
+          workers: totals.workers,
+          slots: totals.slots,
+          freeSlots: totals.free,
+          pluginTypes: [...totals.types].sort(),
+        })),
+    };
+  }
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error('The call was cancelled');
+}
+
+/**
+ * A placed node's runtime on the control plane: the node keeps the worker (and the plugin
+ * runtime there) it got for its first message until it ends, and finds a new one only when
+ * that worker leaves. Without a worker the message fails retryably (SPEC Errors), so
+ * `engine.retry` with a backoff waits for one.
+ */
+class RemoteNodeRuntime implements MessageProcessor {
+  readonly #registry: WorkerRegistry;
+  readonly #node: PlacedNode;
+  #lease: WorkerLease | undefined;
+
+  constructor(registry: WorkerRegistry, node: PlacedNode) {
+    this.#registry = registry;
+    this.#node = node;
+  }
+
+  process(message: Message, ctx: NodeContext): Promise<ProcessResult> {
+    let lease = this.#lease;
+    if (lease === undefined || lease.lost) {
+      lease = this.#registry.lease(this.#node);
+      this.#lease = lease;
+      if (lease === undefined) {
+        return Promise.reject(
+          StepFailure.retryable(noWorkerMessage(this.#node.pool, this.#node.type)),
+        );
+      }
+    }
+    return this.#registry.call(lease, message, ctx);
+  }
+
+  close(): void {
+    if (this.#lease !== undefined) this.#registry.release(this.#lease);
+    this.#lease = undefined;
+  }
+}

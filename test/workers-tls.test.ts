@@ -1,0 +1,192 @@
+// Remote workers over TLS (SPEC Workflow-author safeguards: "Control plane: ... server-side TLS
+// with mandatory client certificates. Worker: svc.workers.ssl-bundle. The worker checks the
+// control plane host name against its certificate"), with throwaway certificates.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { encodeLine } from '../src/workers/index.js';
+import type { TestServer } from './support/server.js';
+import { eventually } from './support/wait.js';
+import {
+  TOKEN,
+  endOf,
+  placedFlow,
+  startControlPlane,
+  startRun,
+  startWorker,
+} from './support/workers.js';
+
+let dir = '';
+const closers: (() => Promise<unknown>)[] = [];
+
+/** Runs openssl in the temporary directory; `command` is split on spaces. */
+function openssl(command: string): void {
+  execFileSync('openssl', command.split(' '), { cwd: dir, stdio: 'pipe' });
+}
+
+const EC_KEY = '-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';
+
+/** A CA: `<name>.key`, `<name>.pem`. */
+function authority(name: string): void {
+  openssl(`req -x509 ${EC_KEY} -keyout ${name}.key -out ${name}.pem -days 2 -subj /CN=${name}`);
+}
+
+/** A certificate signed by `ca`, naming `altNames` (e.g. `DNS:localhost,IP:127.0.0.1`). */
+function certificate(name: string, ca: string, altNames: string): void {
+  openssl(`req ${EC_KEY} -keyout ${name}.key -out ${name}.csr -subj /CN=${name}`);
+  writeFileSync(path.join(dir, `${name}.ext`), `subjectAltName=${altNames}\n`);
+  openssl(
+    `x509 -req -in ${name}.csr -CA ${ca}.pem -CAkey ${ca}.key -CAcreateserial -out ${name}.pem -days 2 -extfile ${name}.ext`,
+  );
+}
+
+/** A `svc.workers.ssl-bundle` directory: cert.pem, key.pem, ca.pem. */
+function bundle(name: string, cert: string, ca: string): string {
+  const target = path.join(dir, name);
+  mkdirSync(target);
+  copyFileSync(path.join(dir, `${cert}.pem`), path.join(target, 'cert.pem'));
+  copyFileSync(path.join(dir, `${cert}.key`), path.join(target, 'key.pem'));
+  copyFileSync(path.join(dir, `${ca}.pem`), path.join(target, 'ca.pem'));
+  return target;
+}
+
+let controlBundle = '';
+let wrongNameBundle = '';
+let workerBundle = '';
+let strangerBundle = '';
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'svc-workers-tls-'));
+  authority('ca');
+  authority('other-ca');
+  certificate('control', 'ca', 'DNS:localhost,IP:127.0.0.1');
+  certificate('elsewhere', 'ca', 'DNS:elsewhere.example');
+  certificate('worker', 'ca', 'DNS:worker.example');
+  certificate('stranger', 'other-ca', 'DNS:worker.example');
+  controlBundle = bundle('control-bundle', 'control', 'ca');
+  wrongNameBundle = bundle('elsewhere-bundle', 'elsewhere', 'ca');
+  workerBundle = bundle('worker-bundle', 'worker', 'ca');
+  strangerBundle = bundle('stranger-bundle', 'stranger', 'ca');
+});
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function controlPlane(sslBundle: string): Promise<TestServer> {
+  const server = await startControlPlane({ argv: [`--svc.workers.ssl-bundle=${sslBundle}`] });
+  closers.push(() => server.close());
+  return server;
+}
+
+const mapper = {
+  type: 'MAPPER',
+  config: { mode: 'PROJECTION', expression: '"over TLS"', engine: { placement: 'default' } },
+};
+
+describe('workers over TLS with mandatory client certificates', () => {
+  it('runs a placed node over TLS when the worker shows a certificate of the trusted CA and the control plane certificate names the host', async () => {
+    const server = await controlPlane(controlBundle);
+    const worker = await startWorker(server, {
+      host: 'localhost',
+      argv: [`--svc.workers.ssl-bundle=${workerBundle}`, '--svc.workers.plugin-types=MAPPER'],
+    });
+    closers.push(() => worker.close());
+    const id = await startRun(server, placedFlow('tls', mapper));
+    expect((await endOf(server, id)).status).toBe('COMPLETED');
+    const results = await server.call('GET', `/api/executions/${id}/results`);
+    expect(results.json.data[0].payload).toBe('over TLS');
+    const workers = await server.call('GET', '/api/workers');
+    expect(workers.json.data.workers).toEqual([expect.objectContaining({ secure: true })]);
+  });
+
+  it('refuses a client without a certificate: it never gets a welcome', async () => {
+    const server = await controlPlane(controlBundle);
+    const received = await new Promise<{ data: string; error: string }>((resolve) => {
+      let data = '';
+      let error = '';
+      const socket = tls.connect({
+        host: '127.0.0.1',
+        port: server.workers?.port ?? 0,
+        servername: 'localhost',
+        ca: readFileSync(path.join(controlBundle, 'ca.pem')),
+      });
+      socket.on('secureConnect', () => {
+        socket.write(
+          encodeLine({
+            type: 'hello',
+            protocol: 1,
+            token: TOKEN,
+            name: 'anonymous',
+            pool: 'default',
+            slots: 1,
+            pluginTypes: ['MAPPER'],
+          }),
+        );
+      });
+      socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
+      socket.on('error', (failure) => (error = failure.message));
+      socket.on('close', () => {
+        resolve({ data, error });
+      });
+    });
+    expect(received.data).not.toContain('welcome');
+    expect(received.error).toMatch(/certificate required/);
+    const workers = await server.call('GET', '/api/workers');
+    expect(workers.json.data.workers).toEqual([]);
+  });
+
+  it('refuses a worker whose certificate another CA signed', async () => {
+    const server = await controlPlane(controlBundle);
+    const stranger = await startWorker(server, {
+      host: 'localhost',
+      connected: false,
+      argv: [`--svc.workers.ssl-bundle=${strangerBundle}`, '--svc.workers.plugin-types=MAPPER'],
+    });
+    closers.push(() => stranger.close());
+    await eventually(
+      () => Promise.resolve(stranger.logLines),
+      (lines) => lines.some((line) => line.msg === 'Disconnected from the control plane'),
+    );
+    expect(stranger.client.workerId).toBeNull();
+    const workers = await server.call('GET', '/api/workers');
+    expect(workers.json.data.workers).toEqual([]);
+  });
+
+  it('does not connect to a control plane whose certificate does not name the host the worker connects to', async () => {
+    const server = await controlPlane(wrongNameBundle);
+    const careful = await startWorker(server, {
+      host: 'localhost',
+      connected: false,
+      argv: [`--svc.workers.ssl-bundle=${workerBundle}`, '--svc.workers.plugin-types=MAPPER'],
+    });
+    closers.push(() => careful.close());
+    const lines = await eventually(
+      () => Promise.resolve(careful.logLines),
+      (logged) => logged.some((line) => line.msg === 'Disconnected from the control plane'),
+    );
+    const disconnected = lines.find((line) => line.msg === 'Disconnected from the control plane');
+    expect(String(disconnected?.reason)).toMatch(/does not match certificate's altnames/);
+    expect(careful.client.workerId).toBeNull();
+    const workers = await server.call('GET', '/api/workers');
+    expect(workers.json.data.workers).toEqual([]);
+  });
+
+  it('stops start-up naming the file when the bundle lacks one', async () => {
+    const incomplete = path.join(dir, 'incomplete');
+    mkdirSync(incomplete);
+    copyFileSync(path.join(controlBundle, 'cert.pem'), path.join(incomplete, 'cert.pem'));
+    await expect(
+      startControlPlane({ argv: [`--svc.workers.ssl-bundle=${incomplete}`] }),
+    ).rejects.toThrow(
+      `svc.workers.ssl-bundle '${incomplete}' needs cert.pem, key.pem, ca.pem; cannot read ${path.join(incomplete, 'key.pem')}: ENOENT`,
+    );
+  });
+});

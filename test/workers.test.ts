@@ -1,0 +1,551 @@
+// Remote workers through the public surface: a control plane in-process, workers over real
+// TCP sockets (SPEC Build-time choices svc.workers=true, engine.placement, Workflow-author
+// safeguards, Errors, Log line losses, Meters; CONTRACT 4 GET /api/workers).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/core/index.js';
+import {
+  ControlPlaneServer,
+  PROTOCOL_VERSION,
+  WorkerClient,
+  WorkerHost,
+  WorkerRegistry,
+  encodeLine,
+} from '../src/workers/index.js';
+import { createPluginRegistry, createSafeguards } from '../src/plugins/index.js';
+import { createConfigResolver, defaultSettings } from '../src/config/index.js';
+import type { TestServer } from './support/server.js';
+import { eventually } from './support/wait.js';
+import {
+  TOKEN,
+  endOf,
+  meter,
+  placedFlow,
+  startControlPlane,
+  startRun,
+  startWorker,
+} from './support/workers.js';
+import type { TestWorker } from './support/workers.js';
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function controlPlane(options: Parameters<typeof startControlPlane>[0] = {}) {
+  const server = await startControlPlane(options);
+  closers.push(() => server.close());
+  return server;
+}
+
+async function worker(server: TestServer, options: Parameters<typeof startWorker>[1] = {}) {
+  const started = await startWorker(server, options);
+  closers.push(() => started.close());
+  return started;
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-workers-'));
+  closers.push(() => {
+    rmSync(dir, { recursive: true, force: true });
+    return Promise.resolve();
+  });
+  return dir;
+}
+
+const NO_WORKER = (pool: string, type: string) =>
+  `No connected worker in pool '${pool}' serves plugin type '${type}' with a free slot`;
+
+/** A PROCESS_EXECUTOR node running this Node.js with a script. */
+function nodeScript(script: string, pool = 'default') {
+  return {
+    type: 'PROCESS_EXECUTOR',
+    config: { command: process.execPath, args: ['-e', script], engine: { placement: pool } },
+  };
+}
+
+describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.placement)', () => {
+  it('runs a placed MAPPER on a worker of its pool, resolving placeholders with the worker environment, and the run completes with its results', async () => {
+    const server = await controlPlane({ env: { SVC_VAR_WHERE: 'the control plane' } });
+    const gpu = await worker(server, {
+      argv: ['--svc.workers.pool=gpu', '--svc.workers.plugin-types=MAPPER'],
+      env: { SVC_VAR_WHERE: 'the worker' },
+    });
+    const id = await startRun(
+      server,
+      placedFlow('map', {
+        type: 'MAPPER',
+        config: {
+          mode: 'TEMPLATE',
+          template: 'Hello {{name}} from ${env.SVC_VAR_WHERE}',
+          engine: { placement: 'gpu' },
+        },
+      }),
+      { name: 'you' },
+    );
+    const record = await endOf(server, id);
+    expect(record.status, JSON.stringify(record)).toBe('COMPLETED');
+    const results = await server.call('GET', `/api/executions/${id}/results`);
+    expect(results.json.data.map((event: { payload: unknown }) => event.payload)).toEqual([
+      'Hello you from the worker',
+    ]);
+    // The control plane said the node ended: its runtime on the worker is closed, its slot free.
+    await eventually(
+      () => Promise.resolve(gpu.runtimes.openNodes),
+      (open) => open === 0,
+    );
+    const workers = await server.call('GET', '/api/workers');
+    expect(workers.json.data.workers[0]).toMatchObject({ pool: 'gpu', slots: 4, freeSlots: 4 });
+  });
+
+  it("applies the worker's own allow-list to a placed PROCESS_EXECUTOR, not the control plane's (SPEC Workflow-author safeguards)", async () => {
+    // Process execution is off on the control plane; the worker allows this Node.js only.
+    const server = await controlPlane();
+    await worker(server, {
+      argv: [
+        '--svc.workers.plugin-types=PROCESS_EXECUTOR',
+        `--svc.process.allowed-commands=${process.execPath}`,
+      ],
+    });
+    const allowed = await startRun(
+      server,
+      placedFlow('allowed', nodeScript('console.log("ran on the worker")')),
+    );
+    const done = await endOf(server, allowed);
+    expect(done.status, JSON.stringify(done)).toBe('COMPLETED');
+    const results = await server.call('GET', `/api/executions/${allowed}/results`);
+    expect(results.json.data[0].payload).toMatchObject({
+      exitCode: 0,
+      stdout: 'ran on the worker\n',
+    });
+
+    const refused = await startRun(
+      server,
+      placedFlow('refused', {
+        type: 'PROCESS_EXECUTOR',
+        config: { command: 'sh', args: ['-c', 'true'], engine: { placement: 'default' } },
+      }),
+    );
+    const failed = await endOf(server, refused);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.nodes.placed.error).toBe("Command 'sh' is not in svc.process.allowed-commands");
+    // Counted on the control plane, where the run is.
+    expect(await meter(server, 'svc.plugin.events?tag=outcome:refused')).toBe(1);
+  });
+
+  it('fails a placed node with the SPEC message when no connected worker in its pool serves the type with a free slot (SPEC Errors, process-level failures)', async () => {
+    const server = await controlPlane();
+    await worker(server, { argv: ['--svc.workers.pool=cpu', '--svc.workers.plugin-types=MAPPER'] });
+    await worker(server, {
+      argv: ['--svc.workers.pool=gpu', '--svc.workers.plugin-types=PROCESS_EXECUTOR'],
+    });
+    const mapper = (pool: string) => ({
+      type: 'MAPPER',
+      config: { mode: 'PROJECTION', expression: '$', engine: { placement: pool } },
+    });
+    // No worker in the pool at all; a pool whose worker does not serve the type.
+    for (const [workflowId, pool] of [
+      ['nowhere', 'nowhere'],
+      ['wrongtype', 'gpu'],
+    ] as const) {
+      const record = await endOf(
+        server,
+        await startRun(server, placedFlow(workflowId, mapper(pool))),
+      );
+      expect(record.status).toBe('FAILED');
+      expect(record.nodes.placed.error).toBe(NO_WORKER(pool, 'MAPPER'));
+    }
+  });
+
+  it('retries a placed node while no worker fits, so engine.retry waits for a worker to connect', async () => {
+    const server = await controlPlane();
+    const id = await startRun(
+      server,
+      placedFlow('waits', {
+        type: 'MAPPER',
+        config: {
+          mode: 'PROJECTION',
+          expression: '"placed"',
+          engine: { placement: 'late', retry: { maxAttempts: 10, backoffMs: 100 } },
+        },
+      }),
+    );
+    await eventually(
+      () => server.call('GET', `/api/executions/${id}`),
+      (answer) => answer.json.data.nodes.placed.retries >= 1,
+    );
+    await worker(server, {
+      argv: ['--svc.workers.pool=late', '--svc.workers.plugin-types=MAPPER'],
+    });
+    const record = await endOf(server, id, 30_000);
+    expect(record.status, JSON.stringify(record)).toBe('COMPLETED');
+    const results = await server.call('GET', `/api/executions/${id}/results`);
+    expect(results.json.data[0].payload).toBe('placed');
+  });
+
+  it('refuses a whole-stream processor, a sub-workflow and a signal wait on a worker, each with a clear message', async () => {
+    const server = await controlPlane();
+    await worker(server, {
+      argv: ['--svc.workers.plugin-types=AGGREGATOR,SUB_WORKFLOW,WAIT_FOR_SIGNAL'],
+    });
+    const cases = [
+      {
+        type: 'AGGREGATOR',
+        config: { size: 2 },
+        error:
+          "Plugin type 'AGGREGATOR' processes the whole stream; only per-message processors can run on a remote worker",
+      },
+      {
+        type: 'SUB_WORKFLOW',
+        config: { workflowId: 'other' },
+        error:
+          "Sub-workflow 'other' did not complete: Sub-workflows cannot be started from a remote worker",
+      },
+      {
+        type: 'WAIT_FOR_SIGNAL',
+        config: {},
+        error: 'Signals cannot be received on a remote worker',
+      },
+    ];
+    for (const { type, config, error } of cases) {
+      const flow = placedFlow(type.toLowerCase().replace(/_/g, '-'), {
+        type,
+        config: { ...config, engine: { placement: 'default' } },
+      });
+      const record = await endOf(server, await startRun(server, flow));
+      expect(record.status, type).toBe('FAILED');
+      expect(record.nodes.placed.error, type).toBe(error);
+    }
+  });
+
+  it('refuses engine.placement on a trigger or a terminal when a workflow is validated', async () => {
+    const server = await controlPlane();
+    const answer = await server.call('POST', '/api/sessions/validate', {
+      body: {
+        workflowId: 'bad',
+        description: 'placed trigger',
+        nodes: [
+          { nodeId: 'in', type: 'MANUAL', config: { engine: { placement: 'gpu' } } },
+          { nodeId: 'out', type: 'CONSOLE_TERMINAL', config: { engine: { placement: 'gpu' } } },
+        ],
+        edges: [{ source: 'in', target: 'out' }],
+      },
+    });
+    expect(answer.json.data.valid).toBe(false);
+    expect(answer.json.data.message).toBe(
+      "2 problems: nodes[0].config.engine.placement: Only processors can be placed on a remote worker; 'MANUAL' is a trigger; nodes[1].config.engine.placement: Only processors can be placed on a remote worker; 'CONSOLE_TERMINAL' is a terminal",
+    );
+  });
+});
+
+describe('stopping and cancelling placed calls (ARCHITECTURE cancellation)', () => {
+  it('cancels a call running on a worker when the run is stopped: the command there ends', async () => {
+    const server = await controlPlane();
+    const busy = await worker(server, {
+      argv: ['--svc.workers.plugin-types=PROCESS_EXECUTOR', '--svc.process.allow-any=true'],
+    });
+    const pidFile = path.join(tempDir(), 'pid');
+    const id = await startRun(
+      server,
+      placedFlow('sleeper', {
+        type: 'PROCESS_EXECUTOR',
+        config: {
+          command: 'sh',
+          args: ['-c', `echo $$ > ${pidFile}; exec sleep 30`],
+          engine: { placement: 'default' },
+        },
+      }),
+    );
+    await eventually(
+      () => Promise.resolve(existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== ''),
+      (written) => written,
+    );
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    expect(busy.runtimes.runningCalls).toBe(1);
+    const stop = await server.call('POST', `/api/executions/${id}/stop`);
+    expect(stop.status).toBe(200);
+    expect((await endOf(server, id)).status).toBe('STOPPED');
+    await eventually(
+      () => Promise.resolve(isAlive(pid)),
+      (alive) => !alive,
+    );
+    await eventually(
+      () => Promise.resolve(busy.runtimes.openNodes + busy.runtimes.runningCalls),
+      (left) => left === 0,
+    );
+  });
+
+  it('fails a message retryably when its worker leaves during the call, and the next attempt runs on another worker', async () => {
+    const server = await controlPlane();
+    const first = await worker(server, {
+      argv: ['--svc.workers.plugin-types=PROCESS_EXECUTOR', '--svc.process.allow-any=true'],
+    });
+    const marker = path.join(tempDir(), 'started');
+    const id = await startRun(
+      server,
+      placedFlow('moves', {
+        type: 'PROCESS_EXECUTOR',
+        config: {
+          command: 'sh',
+          // The first attempt hangs; the second finds the marker and ends at once.
+          args: [
+            '-c',
+            `if [ -e ${marker} ]; then echo second; else touch ${marker}; exec sleep 30; fi`,
+          ],
+          engine: { placement: 'default', retry: { maxAttempts: 3, backoffMs: 50 } },
+        },
+      }),
+    );
+    await eventually(
+      () => Promise.resolve(existsSync(marker)),
+      (started) => started,
+    );
+    await worker(server, {
+      argv: ['--svc.workers.plugin-types=PROCESS_EXECUTOR', '--svc.process.allow-any=true'],
+    });
+    await first.close();
+    const record = await endOf(server, id);
+    expect(record.status, JSON.stringify(record)).toBe('COMPLETED');
+    expect(record.nodes.placed.retries).toBe(1);
+    const results = await server.call('GET', `/api/executions/${id}/results`);
+    expect(results.json.data[0].payload.stdout).toBe('second\n');
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('worker connections (SPEC Workflow-author safeguards: remote workers)', () => {
+  it('refuses a worker whose token is wrong, and does not list it', async () => {
+    const server = await controlPlane();
+    const intruder = await worker(server, {
+      token: 'not-the-token',
+      argv: ['--svc.workers.plugin-types=MAPPER'],
+      connected: false,
+    });
+    await expect(intruder.client.connected).rejects.toThrow(
+      'The control plane refused this worker: The worker token is wrong',
+    );
+    await expect(intruder.client.done).rejects.toMatchObject({ reason: 'token' });
+    const workers = await server.call('GET', '/api/workers');
+    expect(workers.json.data).toEqual({ accepting: true, workers: [], pools: [] });
+  });
+
+  it('drops a worker that misses three heartbeats', async () => {
+    const server = await controlPlane({ argv: ['--svc.workers.heartbeat=100ms'] });
+    const socket = net.connect({ host: '127.0.0.1', port: server.workers?.port ?? 0 });
+    closers.push(() => {
+      socket.destroy();
+      return Promise.resolve();
+    });
+    socket.on('error', () => undefined);
+    // Read (and ignore) what arrives, so that the end of the connection is seen.
+    socket.resume();
+    const closed = new Promise<void>((resolve) => {
+      socket.on('close', () => {
+        resolve();
+      });
+    });
+    socket.write(
+      encodeLine({
+        type: 'hello',
+        protocol: PROTOCOL_VERSION,
+        token: TOKEN,
+        name: 'silent',
+        pool: 'default',
+        slots: 1,
+        pluginTypes: ['MAPPER'],
+      }),
+    );
+    await eventually(
+      () => meter(server, 'svc.workers'),
+      (connected) => connected === 1,
+    );
+    // It never answers: after three intervals the control plane lets it go.
+    await closed;
+    expect(await meter(server, 'svc.workers')).toBe(0);
+  });
+
+  it('refuses workers while the server is a standby, and accepts them once it leads', async () => {
+    let leader = false;
+    const registry = new WorkerRegistry({ clock: new ManualClock() });
+    const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+    const standbyLog: string[] = [];
+    const server = new ControlPlaneServer({
+      registry,
+      token: TOKEN,
+      address: '127.0.0.1',
+      port: 0,
+      heartbeatMs: 10_000,
+      isLeader: () => leader,
+      logger: { ...silent, warn: (_fields, message) => standbyLog.push(message) },
+    });
+    const { port } = await server.listen();
+    closers.push(() => server.close());
+    const settings = defaultSettings('dev');
+    const client = new WorkerClient({
+      host: '127.0.0.1',
+      port,
+      token: TOKEN,
+      name: 'patient',
+      pool: 'default',
+      slots: 1,
+      pluginTypes: ['MAPPER'],
+      runtimes: new WorkerHost({
+        catalog: createPluginRegistry({ optionalPlugins: [] }),
+        pluginTypes: new Set(['MAPPER']),
+        safeguards: createSafeguards(settings),
+        resolveConfig: createConfigResolver({ env: {}, settings }),
+        logger: silent,
+      }),
+      logger: silent,
+      retryMs: 20,
+      maxRetryMs: 50,
+    });
+    client.start();
+    closers.push(() => client.close());
+    await eventually(
+      () => Promise.resolve(standbyLog.length),
+      (refusals) => refusals >= 2,
+    );
+    expect(standbyLog[0]).toBe(
+      'A worker was refused: The server is a standby; connect to the leader',
+    );
+    expect(registry.connected).toBe(0);
+    leader = true;
+    await client.connected;
+    expect(registry.connected).toBe(1);
+  });
+
+  it('shows connected workers, pools and free slots in GET /api/workers and in the svc.workers and svc.worker.slots gauges (CONTRACT 4, SPEC Meters)', async () => {
+    const server = await controlPlane();
+    expect(await meter(server, 'svc.workers')).toBe(0);
+    expect(await meter(server, 'svc.worker.slots')).toBe(0);
+    await worker(server, {
+      argv: [
+        '--svc.workers.name=alpha',
+        '--svc.workers.pool=gpu',
+        '--svc.workers.slots=2',
+        '--svc.workers.plugin-types=PROCESS_EXECUTOR,MAPPER',
+        '--svc.process.allow-any=true',
+      ],
+    });
+    const beta = await worker(server, {
+      argv: [
+        '--svc.workers.name=beta',
+        '--svc.workers.slots=3',
+        '--svc.workers.plugin-types=MAPPER',
+      ],
+    });
+    const answer = await server.call('GET', '/api/workers');
+    expect(answer.status).toBe(200);
+    expect(answer.json.data.accepting).toBe(true);
+    expect(answer.json.data.workers).toEqual([
+      expect.objectContaining({
+        name: 'alpha',
+        pool: 'gpu',
+        pluginTypes: ['MAPPER', 'PROCESS_EXECUTOR'],
+        slots: 2,
+        freeSlots: 2,
+        secure: false,
+      }),
+      expect.objectContaining({
+        workerId: beta.client.workerId,
+        name: 'beta',
+        pool: 'default',
+        pluginTypes: ['MAPPER'],
+        slots: 3,
+        freeSlots: 3,
+      }),
+    ]);
+    expect(answer.json.data.pools).toEqual([
+      { pool: 'default', workers: 1, slots: 3, freeSlots: 3, pluginTypes: ['MAPPER'] },
+      {
+        pool: 'gpu',
+        workers: 1,
+        slots: 2,
+        freeSlots: 2,
+        pluginTypes: ['MAPPER', 'PROCESS_EXECUTOR'],
+      },
+    ]);
+    expect(await meter(server, 'svc.workers')).toBe(2);
+    expect(await meter(server, 'svc.worker.slots')).toBe(5);
+
+    // A placed node holds a slot while it runs.
+    const id = await startRun(
+      server,
+      placedFlow('holds', {
+        type: 'PROCESS_EXECUTOR',
+        config: { command: 'sleep', args: ['30'], engine: { placement: 'gpu' } },
+      }),
+    );
+    await eventually(
+      () => meter(server, 'svc.worker.slots'),
+      (free) => free === 4,
+    );
+    await server.call('POST', `/api/executions/${id}/stop`);
+    await eventually(
+      () => meter(server, 'svc.worker.slots'),
+      (free) => free === 5,
+    );
+    await beta.close();
+    await eventually(
+      () => meter(server, 'svc.workers'),
+      (connected) => connected === 1,
+    );
+    expect(await meter(server, 'svc.worker.slots')).toBe(2);
+  });
+
+  it('refuses GET /api/workers to a session-limited key with 403 (SPEC Roles)', async () => {
+    const server = await controlPlane({
+      env: {
+        SVC_API_KEYS_0_KEY: 'limited-key',
+        SVC_API_KEYS_0_ROLE: 'ADMIN',
+        SVC_API_KEYS_0_SESSIONS: 's',
+        SVC_API_KEYS_1_KEY: 'viewer-key',
+      },
+    });
+    const limited = await server.call('GET', '/api/workers', {
+      headers: { authorization: 'Bearer limited-key' },
+    });
+    expect(limited.status).toBe(403);
+    const viewer = await server.call('GET', '/api/workers', {
+      headers: { authorization: 'Bearer viewer-key' },
+    });
+    expect(viewer.status).toBe(200);
+  });
+});
+
+describe('logs of placed nodes (SPEC Log line losses)', () => {
+  it("keeps log lines a plugin writes on a worker out of the execution's log stream and writes them in the worker's own log", async () => {
+    const server = await controlPlane();
+    const logging: TestWorker = await worker(server, {
+      argv: ['--svc.workers.plugin-types=PROCESS_EXECUTOR', '--svc.process.allow-any=true'],
+    });
+    const id = await startRun(
+      server,
+      placedFlow('logs', nodeScript('console.log("line from the worker")')),
+    );
+    expect((await endOf(server, id)).status).toBe('COMPLETED');
+    const logs = await server.call('GET', `/api/executions/${id}/logs?nodeId=placed`);
+    expect(JSON.stringify(logs.json.data)).not.toContain('line from the worker');
+    expect(logging.logLines).toContainEqual(
+      expect.objectContaining({
+        msg: 'line from the worker',
+        executionId: id,
+        nodeId: 'placed',
+        type: 'PROCESS_EXECUTOR',
+        stream: 'stdout',
+      }),
+    );
+  });
+});
