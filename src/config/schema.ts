@@ -121,6 +121,11 @@ export const SETTINGS = {
     { default: 1024 },
     'Smallest response that is compressed',
   ),
+  'svc.rate-limit.requests-per-minute': setting(
+    nullable(int({ min: 1 })),
+    { default: null },
+    'Requests per minute each API caller (a key, else an address) may make to /api and /mcp; off: no limit',
+  ),
   'svc.limits.max-body': setting(
     size({ min: 1 }),
     { default: 1_048_576 },

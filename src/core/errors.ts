@@ -119,6 +119,11 @@ export const ERROR_CATALOGUE = {
       'A node command cannot carry an approval signal; send it to POST /api/executions/{executionId}/nodes/{nodeId}/signal',
   },
   ADMISSION_REFUSED: { kind: 'operational', retryable: true, template: '{reason}' },
+  RATE_LIMITED: {
+    kind: 'operational',
+    retryable: true,
+    template: 'Too many requests: at most {limit} a minute per caller; retry in {seconds} s',
+  },
   PLUGIN_TYPE_NOT_FOUND: {
     kind: 'user',
     retryable: false,

@@ -15,6 +15,7 @@ import { AppError, isAppError } from '../core/index.js';
 import { errorEnvelope } from './envelope.js';
 import { httpStatusOf } from './error-mapping.js';
 import { zodValidatorCompiler } from './request-validation.js';
+import { RequestRateLimiter, isRateLimitedPath } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 
 export interface HttpServerOptions {
@@ -23,6 +24,8 @@ export interface HttpServerOptions {
   /** Compress answers larger than `threshold` bytes (the prod profile). */
   readonly compression: { readonly enabled: boolean; readonly threshold: number };
   readonly access: AccessControlOptions;
+  /** Requests per minute each API caller may make; null: no limit (docs/architecture.md). */
+  readonly requestsPerMinute?: number | null;
 }
 
 export interface HttpServer {
@@ -59,6 +62,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     done();
   });
   installAccessControl(fastify, options.access);
+  // After the access check, so a caller is known by its key.
+  const perMinute = options.requestsPerMinute ?? null;
+  if (perMinute !== null) {
+    const limiter = new RequestRateLimiter({ requestsPerMinute: perMinute });
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (!isRateLimitedPath(pathOf(request))) return;
+      const wait = limiter.take(request.principal?.actor ?? `address:${request.ip}`);
+      if (wait === 0) return;
+      void reply.header('Retry-After', String(wait));
+      throw new AppError('RATE_LIMITED', { params: { limit: perMinute, seconds: wait } });
+    });
+  }
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   fastify.setNotFoundHandler((request, reply) => {
     const path = pathOf(request);
