@@ -425,10 +425,14 @@ export class ExecutionManager {
     };
     const { journal, checkpoints, store } = this.#deps;
     if (journal?.durable !== true) {
-      refuse('recover needs a durable execution log (svc.execution-log.dir)');
+      refuse(
+        'recover needs a durable execution log (svc.execution-log.dir, or the postgres store)',
+      );
     }
     if (checkpoints?.durable !== true) {
-      refuse('recover needs a file or relational checkpoint store (svc.restart.dir)');
+      refuse(
+        'recover needs a file or relational checkpoint store (svc.restart.dir, or the postgres store)',
+      );
     }
     if (entry.status !== 'ABORTED') refuse(`it is ${entry.status}, not ABORTED`);
     const history = journal?.run(executionId);
