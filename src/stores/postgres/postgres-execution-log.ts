@@ -1,13 +1,9 @@
 // The durable execution log in the relational database (`svc.execution-log.store-type=postgres`):
-// a row per event in `execution_log`, in order of its identity column. Appends are queued and
-// written with group commit: one multi-row insert, committed synchronously, serves every
-// event queued while the previous one was on its way. One pump does all the writing,
-// compactions included, so an event appended during a compaction lands after it.
-import { appendFailureType } from '../execution-log/execution-log-events.js';
-import type {
-  ExecutionLogEvent,
-  ExecutionLogStore,
-} from '../execution-log/execution-log-events.js';
+// a row per event in `execution_log`, in order of its identity column, appended with group
+// commit (GroupCommitLog): one multi-row insert, committed synchronously, serves every event
+// queued while the previous one was on its way.
+import type { ExecutionLogEvent } from '../execution-log/execution-log-events.js';
+import { GroupCommitLog } from '../execution-log/group-commit-log.js';
 import { rowDamaged, storeFailure } from './pg-errors.js';
 import type { PostgresDatabase } from './postgres-database.js';
 
@@ -24,38 +20,15 @@ interface Queued {
   readonly event: ExecutionLogEvent;
 }
 
-interface Waiter {
-  /** Resolved once this many events are settled. */
-  readonly target: number;
-  readonly resolve: () => void;
-}
-
-interface Compaction {
-  readonly events: readonly ExecutionLogEvent[];
-  /** Events queued when the compaction was asked for: they are part of `events`. */
-  readonly covered: number;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
 /** One server at a time may use a schema: a compaction replaces every row of the log. */
-export class PostgresExecutionLog implements ExecutionLogStore {
-  readonly durable = true;
+export class PostgresExecutionLog extends GroupCommitLog<Queued> {
   readonly #db: PostgresDatabase;
-  readonly #onAppendFailed: (type: 'node' | 'run') => void;
   readonly #sql: ReturnType<typeof statements>;
-  #queued: Queued[] = [];
-  #compaction: Compaction | undefined;
-  #pumping = false;
-  #appended = 0;
-  #settled = 0;
-  #waiters: Waiter[] = [];
   #opened = false;
-  #closed = false;
 
   constructor(options: PostgresExecutionLogOptions) {
+    super(options.onAppendFailed);
     this.#db = options.db;
-    this.#onAppendFailed = options.onAppendFailed;
     this.#sql = statements(options.db);
   }
 
@@ -78,115 +51,27 @@ export class PostgresExecutionLog implements ExecutionLogStore {
     return events;
   }
 
-  append(event: ExecutionLogEvent): void {
-    if (this.#closed) {
-      this.#onAppendFailed(appendFailureType(event));
-      return;
-    }
-    this.#queued.push(queued(event));
-    this.#appended++;
-    this.#pump();
+  protected item(event: ExecutionLogEvent): Queued {
+    return queued(event);
   }
 
-  get pending(): number {
-    return this.#appended - this.#settled;
+  /** One multi-row insert, committed synchronously. */
+  protected async writeBatch(batch: readonly Queued[]): Promise<void> {
+    if (!this.#opened) throw new Error('The execution log is not open');
+    await this.#db.pool.query(this.#sql.insert, columns(batch));
   }
 
-  durableNow(): Promise<void> {
-    const target = this.#appended;
-    if (this.#settled >= target) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.#waiters.push({ target, resolve });
-    });
-  }
-
-  /** `events` stand for everything appended so far, those still queued included. */
-  compact(events: readonly ExecutionLogEvent[]): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#compaction?.resolve();
-      this.#compaction = { events, covered: this.#queued.length, resolve, reject };
-      this.#pump();
-    });
-  }
-
-  async close(timeoutMs: number): Promise<void> {
-    if (this.#closed) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
-      timer.unref();
-    });
-    await Promise.race([this.durableNow(), timeout]);
-    clearTimeout(timer);
-    this.#closed = true;
-  }
-
-  #pump(): void {
-    if (this.#pumping) return;
-    this.#pumping = true;
-    void this.#run().finally(() => {
-      this.#pumping = false;
-      if (!this.#closed && (this.#queued.length > 0 || this.#compaction !== undefined)) {
-        this.#pump();
-      }
-    });
-  }
-
-  /** Writes batches and compactions, one at a time, until nothing waits. */
-  async #run(): Promise<void> {
-    // Let the current turn of the event loop queue more: they share the batch.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    for (;;) {
-      if (this.#closed) return;
-      const compaction = this.#compaction;
-      if (compaction !== undefined) {
-        this.#compaction = undefined;
-        await this.#replace(compaction);
-        continue;
-      }
-      if (this.#queued.length === 0) return;
-      const batch = this.#queued;
-      this.#queued = [];
-      try {
-        if (!this.#opened) throw new Error('The execution log is not open');
-        await this.#db.pool.query(this.#sql.insert, columns(batch));
-      } catch {
-        for (const item of batch) this.#onAppendFailed(appendFailureType(item.event));
-      }
-      this.#settle(batch.length);
-    }
-  }
-
-  /**
-   * Replaces every row with the compaction's events in one transaction; the queued events it
-   * covers are then stored. A failed replacement leaves the old rows, and the queued events go
-   * on to them.
-   */
-  async #replace(compaction: Compaction): Promise<void> {
+  /** Every row replaced in one transaction, or none. */
+  protected async replaceAll(events: readonly ExecutionLogEvent[]): Promise<void> {
+    const rows = events.map(queued);
     try {
-      const rows = compaction.events.map(queued);
       await this.#db.transaction(async (client) => {
         await client.query(this.#sql.clear);
         if (rows.length > 0) await client.query(this.#sql.insert, columns(rows));
       });
     } catch (error) {
-      compaction.reject(storeFailure('cannot compact the execution log', error));
-      return;
+      throw storeFailure('cannot compact the execution log', error);
     }
-    const covered = this.#queued.splice(0, compaction.covered);
-    this.#settle(covered.length);
-    compaction.resolve();
-  }
-
-  #settle(count: number): void {
-    this.#settled += count;
-    if (this.#waiters.length === 0) return;
-    const waiting: Waiter[] = [];
-    for (const waiter of this.#waiters) {
-      if (this.#settled >= waiter.target) waiter.resolve();
-      else waiting.push(waiter);
-    }
-    this.#waiters = waiting;
   }
 }
 
