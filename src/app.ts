@@ -19,7 +19,10 @@ import {
   ExecutionManager,
   ExecutionRegistry,
   isStateEvent,
+  leaderOnlyWrites,
 } from './executions/index.js';
+import type { Leadership } from './executions/index.js';
+import { createHighAvailability, highAvailabilityOf } from './high-availability.js';
 import type { RouteEntry } from './http/index.js';
 import {
   createHttpServer,
@@ -51,7 +54,7 @@ import {
   createCheckpointStore,
   createSessionStore,
 } from './stores/index.js';
-import type { ExecutionLogStore } from './stores/index.js';
+import type { ExecutionLogStore, LeaseFence } from './stores/index.js';
 import type { CheckpointStore } from './engine/index.js';
 import { WorkerRegistry, controlPlaneFromSettings } from './workers/index.js';
 import type { ControlPlaneServer } from './workers/index.js';
@@ -74,6 +77,11 @@ export interface AppOptions {
   readonly store?: SessionStore;
   /** Plugins of an application that embeds the server, beside the build's own. */
   readonly extraPlugins?: readonly PluginEntry[];
+  /**
+   * High availability: this server lost its leadership and has stopped acting as the leader
+   * (docs/high-availability.md). The process is expected to stop; it serves reads meanwhile.
+   */
+  readonly onFenced?: (reason: string) => void;
 }
 
 export interface App {
@@ -89,6 +97,8 @@ export interface App {
   shutdown(): Promise<void>;
   /** Connected remote workers (docs/workers.md). */
   readonly workers: WorkerRegistry;
+  /** With high availability, whether this server leads its pair; none without. */
+  readonly leadership: Leadership | undefined;
   /**
    * Listens on the configured address and port; answers the bound address and port, and where
    * workers connect when this control plane accepts them.
@@ -111,8 +121,16 @@ export async function createApp(options: AppOptions): Promise<App> {
       app: settings['svc.logging.level.app'],
       engine: settings['svc.logging.level.engine'],
     });
+  const haSettings = highAvailabilityOf(settings);
   const database = await databaseFor(settings, buildInfo, loggers);
-  const store = options.store ?? sessionStoreFor(settings, database);
+  const ha =
+    haSettings === undefined
+      ? undefined
+      : createHighAvailability(haSettings, relational(database), loggers.app);
+  const leadership = ha?.leadership;
+  const ownStore = options.store ?? sessionStoreFor(settings, database);
+  const store =
+    leadership === undefined ? ownStore : leaderOnlyWrites(ownStore, () => leadership.isLeader);
   await store.open();
   const plugins = createPluginRegistry({
     optionalPlugins: buildInfo.plugins,
@@ -141,12 +159,19 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const meters = new Meters();
   const checkpoints = checkpointStoreFor(settings, database);
-  await checkpoints.open();
+  // A standby loads the checkpoint store's list of executions when it takes over: until then
+  // the leader adds to it.
+  if (ha === undefined) await checkpoints.open();
   meters.observe('svc.checkpoint.bytes', () => checkpoints.bytes);
   const journal = new ExecutionJournal({
-    store: executionLogFor(settings, database, (type) => {
-      meters.count('svc.tracker.log.append.failed', { type });
-    }),
+    store: executionLogFor(
+      settings,
+      database,
+      (type) => {
+        meters.count('svc.tracker.log.append.failed', { type });
+      },
+      ha?.fence,
+    ),
     retainedRuns: settings['svc.execution-log.retained-runs'],
     compactAfter: settings['svc.execution-log.compact-after'],
     now: () => clock.now(),
@@ -184,8 +209,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     ? controlPlaneFromSettings(settings, {
         registry: workerRegistry,
         logger: loggers.app,
-        // High availability is not built: this server is always the leader.
-        isLeader: () => true,
+        // SPEC: a worker is refused when the server is a standby.
+        isLeader: () => leadership?.isLeader ?? true,
       })
     : undefined;
   const executions = new ExecutionManager({
@@ -221,7 +246,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     placement: buildInfo.workers ? workerRegistry : undefined,
     runDeadlineMs: settings['svc.session.execution-timeout-seconds'] * 1000,
     planTtlMs: settings['svc.workflow.cache-ttl'],
+    ...(leadership === undefined ? {} : { leadership }),
   });
+  if (leadership !== undefined) {
+    meters.observe('svc.leader', () => (leadership.isLeader ? 1 : 0));
+  }
 
   const keys = keyRingOf(settings);
   const { fastify, routes } = await createHttpServer({
@@ -284,7 +313,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       logger: loggers.app,
     });
   }
-  registerEventRoutes(fastify, {
+  const streams = registerEventRoutes(fastify, {
     bus,
     feeds: new EventFeeds(bus, { capacity: SSE_QUEUED, frame: (event) => event.frame() }),
     progress,
@@ -303,6 +332,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     health: () => ({
       sessionStore: { status: 'UP', details: { type: store.kind } },
       executions: { status: 'UP', details: { running: executions.running } },
+      ...(ha === undefined
+        ? {}
+        : {
+            leadership: {
+              status: 'UP',
+              details: { serverId: ha.serverId, state: ha.leadership.state },
+            },
+          }),
     }),
   });
   await registerOpenApiRoutes(fastify);
@@ -313,9 +350,40 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   });
   await fastify.ready();
-  // SPEC "Recover conditions": on boot with a durable execution log.
-  await executions.boot({ autoResume: settings['svc.restart.auto-resume'] });
-  desk.audit.restore(journal.controls().map((control) => control.entry));
+  if (leadership === undefined) {
+    // SPEC "Recover conditions": on boot with a durable execution log.
+    await executions.boot({ autoResume: settings['svc.restart.auto-resume'] });
+    desk.audit.restore(journal.controls().map((control) => control.entry));
+  } else {
+    // With high availability the same recovery runs when this server becomes the leader.
+    let interrupted: readonly string[] = [];
+    await leadership.start({
+      recover: async () => {
+        // SPEC Events 6: a takeover drops every open stream; events from here on are numbered
+        // above those the old leader sent, so a client resuming with Last-Event-ID misses none.
+        streams.closeAll();
+        bus.skipTo(clock.now() * 1000);
+        await checkpoints.open();
+        interrupted = await executions.boot({ autoResume: false });
+        desk.audit.restore(journal.controls().map((control) => control.entry));
+      },
+      lead: () => {
+        if (settings['svc.restart.auto-resume']) void executions.resumeInterrupted(interrupted);
+      },
+      fenced: (reason) => {
+        // First: nothing more of this server's reaches the shared execution log.
+        executions.fence(reason).catch((error: unknown) => {
+          loggers.app.error(
+            { err: error },
+            'Stopping the runs of a server that lost its lease failed',
+          );
+        });
+        streams.closeAll();
+        workerRegistry.closeAll('The server is a standby');
+        options.onFenced?.(reason);
+      },
+    });
+  }
 
   const close = async (): Promise<void> => {
     ruleSupervisors.close();
@@ -323,6 +391,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     await executions.stopAll('Server stopping');
     await controlPlane?.close();
     await journal.close(5_000);
+    // Nothing left to write: the lease goes at once (a no-op after a graceful shutdown).
+    await leadership?.release();
+    await ha?.lease.close();
     await checkpoints.close();
     await store.close();
     await database?.close();
@@ -336,6 +407,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     executions,
     meters,
     workers: workerRegistry,
+    leadership,
     routes: routes.entries(),
     async listen() {
       await fastify.listen({
@@ -462,11 +534,12 @@ function executionLogFor(
   settings: Settings,
   database: PostgresDatabase | undefined,
   onAppendFailed: (type: 'node' | 'run') => void,
+  fence: LeaseFence | undefined,
 ): ExecutionLogStore | undefined {
   const type = settings['svc.execution-log.store-type'];
   const dir = settings['svc.execution-log.dir'];
   if (type === 'postgres') {
-    return new PostgresExecutionLog({ db: relational(database), onAppendFailed });
+    return new PostgresExecutionLog({ db: relational(database), onAppendFailed, fence });
   }
   if (type === 'file' || dir !== null) {
     return new FileExecutionLog({ dir: dir ?? 'data/execution-log', onAppendFailed });

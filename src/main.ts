@@ -9,6 +9,15 @@ import type { WorkerApp } from './worker-app.js';
 import { loadSettings, readBuildInfo } from './config/index.js';
 import { isAppError } from './core/index.js';
 
+/**
+ * High availability: the exit code of a server that lost its leadership (EX_TEMPFAIL). Started
+ * again by its supervisor, it comes back as a standby with nothing left of the old leadership.
+ */
+const EXIT_FENCED = 75;
+
+/** A stop under way (a signal, or lost leadership): a second one changes nothing. */
+let stopping = false;
+
 const BANNER = String.raw`
  __      __       _     __ _
  \ \    / /__ _ _| |__ / _| |_____ __ __
@@ -47,7 +56,17 @@ async function main(): Promise<void> {
   if (settings['svc.main.banner-mode'] === 'console') {
     process.stdout.write(`${BANNER}\n  version ${buildInfo.version}, profile ${profile}\n\n`);
   }
-  const app = await createApp({ settings, profile, buildInfo });
+  // Leadership may be lost while the app is still being made: there is nothing to close then.
+  const made: { app?: App } = {};
+  const app = await createApp({
+    settings,
+    profile,
+    buildInfo,
+    onFenced: (reason) => {
+      stopAfterFencing(reason, made.app);
+    },
+  });
+  made.app = app;
   for (const warning of warnings) app.loggers.app.warn(warning);
   const bound = await app.listen();
   app.loggers.app.info(
@@ -88,8 +107,26 @@ function runWorker(worker: WorkerApp, warnings: readonly string[]): void {
   process.on('SIGINT', stop);
 }
 
+/**
+ * High availability (docs/high-availability.md): a server that lost its leadership has already
+ * stopped acting as the leader; it closes what it holds and exits, so that its supervisor
+ * starts it afresh as a standby. A close that hangs on a database that stopped answering does
+ * not keep it.
+ */
+function stopAfterFencing(reason: string, app: App | undefined): void {
+  if (stopping) return;
+  stopping = true;
+  process.stderr.write(
+    `Stopping: this server lost its leadership (${reason}); started again, it rejoins as a standby\n`,
+  );
+  setTimeout(() => process.exit(EXIT_FENCED), 10_000).unref();
+  void (app?.close() ?? Promise.resolve()).then(
+    () => process.exit(EXIT_FENCED),
+    () => process.exit(EXIT_FENCED),
+  );
+}
+
 function stopOnSignals(app: App): void {
-  let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;

@@ -20,6 +20,7 @@ import {
   runStarted,
 } from '../src/stores/execution-log/execution-log-store.conformance.js';
 import {
+  MIGRATIONS,
   PostgresCheckpointStore,
   PostgresDatabase,
   PostgresExecutionLog,
@@ -437,14 +438,18 @@ describe.skipIf(unavailable !== undefined)(
     it('creates the schema, applies every migration in order and records each version', async () => {
       const { db, name } = database();
       const report = await db.open();
-      expect(report.migrated).toEqual([1]);
+      const every = MIGRATIONS.map((migration) => migration.version);
+      expect(report.migrated).toEqual(every);
       expect(report.schemaVersion).toBe(SCHEMA_VERSION);
       const versions = await asAdmin(
         async (client) =>
-          (await client.query<{ version: number }>(`SELECT version FROM ${name}.schema_version`))
-            .rows,
+          (
+            await client.query<{ version: number }>(
+              `SELECT version FROM ${name}.schema_version ORDER BY version`,
+            )
+          ).rows,
       );
-      expect(versions).toEqual([{ version: 1 }]);
+      expect(versions).toEqual(every.map((version) => ({ version })));
     });
 
     it('applies nothing to a schema that is up to date', async () => {
@@ -461,7 +466,10 @@ describe.skipIf(unavailable !== undefined)(
         database({ schema: name }).db.open(),
         database({ schema: name }).db.open(),
       ]);
-      expect(reports.map((report) => report.migrated).sort()).toEqual([[], [1]]);
+      expect(reports.map((report) => report.migrated).sort()).toEqual([
+        [],
+        MIGRATIONS.map((migration) => migration.version),
+      ]);
     });
 
     it('refuses a schema newer than this server knows', async () => {

@@ -344,6 +344,26 @@ export const SETTINGS = {
     { default: 10 },
     'Connections the server opens at most with svc.db.url',
   ),
+  'svc.ha.enabled': setting(
+    bool(),
+    { default: false },
+    'High availability: a leader and standby servers sharing one relational database (all three store types postgres); only the holder of the leader lease runs executions',
+  ),
+  'svc.ha.server-id': setting(
+    nullable(text({ check: (value) => (value.trim() === '' ? 'expected a server id' : null) })),
+    { default: null },
+    'Name of this server in the leader lease; unique per server; off: its host name, process id and a random suffix',
+  ),
+  'svc.ha.lease-duration': setting(
+    duration(),
+    { default: 15_000 },
+    'How long the leader lease lasts without a renewal; a standby takes over a leader that stopped renewing after this long',
+  ),
+  'svc.ha.renew-interval': setting(
+    duration(),
+    { default: 5_000 },
+    "Interval of the leader's renewals and of a standby's attempts to take the lease; at most half of svc.ha.lease-duration",
+  ),
   'svc.execution.max-concurrent': setting(
     nullable(int({ min: 1 })),
     { default: null },

@@ -119,6 +119,12 @@ export const ERROR_CATALOGUE = {
       'A node command cannot carry an approval signal; send it to POST /api/executions/{executionId}/nodes/{nodeId}/signal',
   },
   ADMISSION_REFUSED: { kind: 'operational', retryable: true, template: '{reason}' },
+  NOT_LEADER: {
+    kind: 'operational',
+    retryable: true,
+    template:
+      'This server is a standby in a high-availability pair; send the request to the leader',
+  },
   RATE_LIMITED: {
     kind: 'operational',
     retryable: true,

@@ -60,6 +60,15 @@ export class EventBus {
     }
   }
 
+  /**
+   * Numbers the next events above `seq`. A server that takes over as leader skips to its
+   * takeover time, as a restarted server starts from its boot time: the events a client saw
+   * on the old leader are then numbered below those of the new one (SPEC Events 3).
+   */
+  skipTo(seq: number): void {
+    if (seq > this.#seq) this.#seq = seq;
+  }
+
   /** The number of the newest event published; 0 before the first. */
   get lastSeq(): number {
     return this.#seq;

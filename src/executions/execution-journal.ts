@@ -68,8 +68,15 @@ export class ExecutionJournal {
   #otherControls: ControlEvent[] = [];
   #sinceCompaction = 0;
   #compaction: Promise<void> | undefined;
-  /** Closed: what happens after is not recorded (runs still going become ABORTED). */
+  /**
+   * Whether events are recorded: from the boot, which reads what the log holds, until the log
+   * is sealed. With high availability a standby has not booted, so it never writes into the
+   * log of the server that leads.
+   */
+  #taking = false;
+  /** Sealed: what happens after is not recorded (runs still going become ABORTED). */
   #sealed = false;
+  #closed = false;
 
   constructor(options: ExecutionJournalOptions) {
     this.#options = options;
@@ -122,6 +129,7 @@ export class ExecutionJournal {
     }
     this.#trim();
     await this.#compact();
+    this.#taking = !this.#sealed;
     return { runs: [...this.#runs.values()], aborted, limits: this.#limits?.limits };
   }
 
@@ -162,17 +170,41 @@ export class ExecutionJournal {
     return this.#store?.durableNow() ?? Promise.resolve();
   }
 
+  /**
+   * Records nothing more; what is queued is still written by `close`. With high availability
+   * the runs a stopping leader cuts off then have no end in the log, and the next leader marks
+   * them ABORTED.
+   */
+  seal(): void {
+    this.#sealed = true;
+    this.#taking = false;
+  }
+
+  /**
+   * Fencing: this server lost the leader lease. Records nothing more and drops what is queued,
+   * as the shared log now belongs to another server.
+   */
+  abandon(): Promise<void> {
+    this.seal();
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    // Not waiting for a compaction under way: the database refuses it once the lease is
+    // another server's, and a database that stopped answering must not hold this up.
+    return this.#store?.close(0) ?? Promise.resolve();
+  }
+
   /** SPEC graceful shutdown step 4: writes what is queued, waiting at most `timeoutMs`. */
   async close(timeoutMs: number): Promise<void> {
-    if (this.#sealed) return;
-    this.#sealed = true;
+    if (this.#closed) return;
+    this.#closed = true;
+    this.seal();
     await this.#compaction;
     await this.#store?.close(timeoutMs);
   }
 
   #append(event: ExecutionLogEvent): void {
     const store = this.#store;
-    if (store === undefined || this.#sealed) return;
+    if (store === undefined || !this.#taking) return;
     this.#apply(event);
     store.append(event);
     if (event.type === 'run.accepted') this.#trim();

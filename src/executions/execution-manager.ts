@@ -53,6 +53,7 @@ import type { ExecutionEventKind, ExecutionEventSink } from './execution-events.
 import type { ExecutionEntry, ExecutionRegistry, ExecutionStatus } from './execution-registry.js';
 import { ABORTED_MESSAGE } from './execution-journal.js';
 import type { ExecutionJournal, RunHistory } from './execution-journal.js';
+import type { LeaderRole } from './leadership.js';
 import { replayShape } from './replay-planning.js';
 
 /** SPEC "Limits": sub-workflow nesting depth. */
@@ -95,6 +96,8 @@ export interface ExecutionManagerDeps {
   readonly restartAcceptMs?: number;
   /** SPEC Tracing: receives `svc.run` and `svc.node` observations; none in the standard build. */
   readonly tracer?: Tracer;
+  /** High availability: only the leader admits runs. Without it this server always leads. */
+  readonly leadership?: LeaderRole;
 }
 
 /** Everything a run of an execution needs, for a start and for a restart, retry or recover. */
@@ -249,6 +252,7 @@ export class ExecutionManager {
    * is still being admitted.
    */
   start(request: StartRequest, options: StartOptions = {}): Promise<StartAnswer> {
+    if (!this.isLeader) return Promise.reject(this.#notLeader());
     const key = options.idempotencyKey;
     if (key === undefined) return this.#startNew(request);
     return this.#idempotency
@@ -263,8 +267,26 @@ export class ExecutionManager {
     return this.#admission.limits;
   }
 
-  /** Changes admission limits without a restart; queued starts that now fit begin. */
+  /** Whether this server leads; always without high availability. */
+  get isLeader(): boolean {
+    return this.#deps.leadership?.isLeader ?? true;
+  }
+
+  /**
+   * SPEC States and transitions: a start on a standby admits nothing and is answered 503;
+   * counted in `svc.executions.rejected` with reason `not_leader`.
+   */
+  #notLeader(): AppError {
+    this.#deps.meters.count('svc.executions.rejected', { reason: 'not_leader' });
+    return new AppError('NOT_LEADER');
+  }
+
+  /**
+   * Changes admission limits without a restart; queued starts that now fit begin. A change
+   * is recorded in the leader's log, so a standby refuses it.
+   */
   setLimits(changes: Partial<AdmissionLimits>, record = true): AdmissionLimits {
+    if (record && !this.isLeader) throw new AppError('NOT_LEADER');
     const admitted = this.#admission.setLimits({ ...this.#admission.limits, ...changes });
     const limits = this.#admission.limits;
     if (record) this.#deps.journal?.limits({ ...limits });
@@ -319,6 +341,8 @@ export class ExecutionManager {
    * left out. The original is stopped if it is still going.
    */
   async restart(executionId: string, mode: RestartMode): Promise<StartAnswer> {
+    // Before the archive is asked: a standby has none, and the leader may have the run.
+    if (!this.isLeader) throw this.#notLeader();
     const entry = this.require(executionId);
     const archived = this.#archive.get(executionId);
     if (archived === undefined) {
@@ -419,6 +443,7 @@ export class ExecutionManager {
    * nodes are replayed from their checkpoints and unfinished ones run. A run is resumed once.
    */
   async recover(executionId: string): Promise<StartAnswer> {
+    if (!this.isLeader) throw this.#notLeader();
     const entry = this.require(executionId);
     const refuse = (detail: string): never => {
       throw new AppError('RECOVER_REFUSED', { params: { executionId, detail } });
@@ -522,6 +547,30 @@ export class ExecutionManager {
    * again. With `svc.restart.auto-resume` every interrupted run is then resumed in turn.
    */
   async boot(options: { readonly autoResume: boolean }): Promise<string[]> {
+    const aborted = await this.#recoverLog();
+    if (options.autoResume) await this.resumeInterrupted(aborted);
+    return aborted;
+  }
+
+  /**
+   * SPEC `svc.restart.auto-resume`: resumes each interrupted run in turn; one that cannot be
+   * resumed is logged and skipped.
+   */
+  async resumeInterrupted(executionIds: readonly string[]): Promise<void> {
+    for (const executionId of executionIds) {
+      try {
+        await this.recover(executionId);
+      } catch (error) {
+        this.#deps.logger.warn(
+          { executionId, error: error instanceof Error ? error.message : String(error) },
+          'Interrupted run not resumed',
+        );
+      }
+    }
+  }
+
+  /** The boot recovery of the execution log; answers the runs it found interrupted. */
+  async #recoverLog(): Promise<string[]> {
     const journal = this.#deps.journal;
     if (journal === undefined) return [];
     const recovered = await journal.boot();
@@ -542,17 +591,6 @@ export class ExecutionManager {
       const kept = new Set(recovered.runs.map((run) => run.accepted.executionId));
       for (const executionId of await store.executions()) {
         if (!kept.has(executionId)) await store.drop(executionId);
-      }
-    }
-    if (!options.autoResume) return [...recovered.aborted];
-    for (const executionId of recovered.aborted) {
-      try {
-        await this.recover(executionId);
-      } catch (error) {
-        this.#deps.logger.warn(
-          { executionId, error: error instanceof Error ? error.message : String(error) },
-          'Interrupted run not resumed',
-        );
       }
     }
     return [...recovered.aborted];
@@ -738,9 +776,9 @@ export class ExecutionManager {
 
   /**
    * SPEC graceful shutdown: (1) stop admitting and refuse the starts still waiting, (2) give
-   * running executions `graceMs` to finish, (3) there is no leader lease without high
-   * availability, (4) flush the execution log, waiting at most `flushMs`. What still runs
-   * then is stopped without an end in the log, so the next start marks it ABORTED.
+   * running executions `graceMs` to finish, (3) release the leader lease at once when high
+   * availability is on, (4) flush the execution log, waiting at most `flushMs`. What still
+   * runs then is stopped without an end in the log, so the next start marks it ABORTED.
    */
   async shutdown(graceMs: number, flushMs = 5_000): Promise<void> {
     for (const candidate of this.#admission.shutdown()) {
@@ -761,14 +799,45 @@ export class ExecutionManager {
     });
     await Promise.race([Promise.all(finishing), grace]);
     clearTimeout(timer);
+    const leadership = this.#deps.leadership;
+    if (leadership !== undefined) {
+      // Once the lease is released the standby may take over and recover (or auto-resume) the
+      // runs still going: they stop first, and their ends stay out of the log, so that the new
+      // leader marks them ABORTED rather than both servers running them.
+      this.#deps.journal?.seal();
+      for (const live of this.#live.values()) live.run.stop('The server is shutting down');
+      await leadership.release();
+    }
     await this.#deps.journal?.close(flushMs);
     await this.stopAll('The server is shutting down');
   }
 
-  /** Reads one execution, 404 when unknown. */
+  /**
+   * Fencing (high availability): this server lost the leader lease and must stop acting as
+   * the leader at once. Nothing more reaches the shared execution log, not even the ends of
+   * its runs, which are stopped; the server that leads now marks them ABORTED and can recover
+   * them. Starts still waiting end too. Resolves once every run has ended.
+   */
+  async fence(reason: string): Promise<void> {
+    const abandoning = this.#deps.journal?.abandon();
+    const message = `This server stopped leading: ${reason}`;
+    for (const candidate of this.#admission.shutdown()) {
+      const waiting = this.#waiting.get(candidate.executionId);
+      if (waiting !== undefined) this.#endWaiting(waiting, 'STOPPED', message);
+    }
+    await Promise.all([abandoning, this.stopAll(message)]);
+  }
+
+  /**
+   * Reads one execution, 404 when unknown; 503 on a standby, which holds no executions: the
+   * leader may well have it.
+   */
   require(executionId: string): ExecutionEntry {
     const entry = this.#deps.registry.get(executionId);
-    if (!entry) throw new AppError('EXECUTION_NOT_FOUND', { params: { executionId } });
+    if (!entry) {
+      if (!this.isLeader) throw new AppError('NOT_LEADER');
+      throw new AppError('EXECUTION_NOT_FOUND', { params: { executionId } });
+    }
     return entry;
   }
 
@@ -804,6 +873,8 @@ export class ExecutionManager {
 
   /** Admits a new execution, queues it or refuses it, like every start (SPEC rule: a slot). */
   async #admit(launch: Launch): Promise<StartAnswer> {
+    // Again here: leadership may have been lost while the start was being prepared.
+    if (!this.isLeader) throw this.#notLeader();
     const { request } = launch;
     const executionId = this.#deps.ids();
     const candidate: Candidate = {

@@ -32,3 +32,13 @@ export { Approvals } from './approvals.js';
 export type { Approval, ApprovalEvent, SignalCommand } from './approvals.js';
 export { ExecutionJournal, ABORTED_MESSAGE } from './execution-journal.js';
 export type { BootRecovery, ExecutionJournalOptions, RunHistory } from './execution-journal.js';
+export { Leadership } from './leadership.js';
+export type {
+  LeaderLease,
+  LeaderRole,
+  LeadershipHooks,
+  LeadershipLogger,
+  LeadershipOptions,
+  LeadershipState,
+} from './leadership.js';
+export { leaderOnlyWrites } from './leader-only-writes.js';

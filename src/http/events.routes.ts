@@ -40,6 +40,12 @@ function kindFilter(kinds: string | undefined): (kind: string) => boolean {
     );
 }
 
+/** The open event streams, which a stop, a takeover or a lost leadership drops. */
+export interface EventStreams {
+  /** Ends every open stream; clients reconnect with Last-Event-ID (SPEC Events 3 and 6). */
+  closeAll(): void;
+}
+
 export function registerEventRoutes(
   app: FastifyInstance,
   deps: {
@@ -51,7 +57,7 @@ export function registerEventRoutes(
     readonly registry: ExecutionRegistry;
     readonly sse: SseOptions;
   },
-): void {
+): EventStreams {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { bus, executions, registry } = deps;
 
@@ -67,8 +73,11 @@ export function registerEventRoutes(
     });
     return stream;
   };
-  app.addHook('preClose', (done) => {
+  const closeAll = (): void => {
     for (const stream of [...open]) stream.close();
+  };
+  app.addHook('preClose', (done) => {
+    closeAll();
     done();
   });
 
@@ -192,6 +201,7 @@ export function registerEventRoutes(
       return Promise.resolve();
     },
   );
+  return { closeAll };
 }
 
 /** How far a run has come: its status, and its nodes by status. */

@@ -20,6 +20,7 @@ export {
   registerExecutionControlRoutes,
 } from './control.routes.js';
 export { registerEventRoutes } from './events.routes.js';
+export type { EventStreams } from './events.routes.js';
 export { registerRestartRoutes } from './restart.routes.js';
 export { SseStream, lastEventId } from './sse.js';
 export type { SseOptions } from './sse.js';

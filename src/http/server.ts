@@ -108,7 +108,7 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
     return reply.code(403).send();
   }
   const status = httpStatusOf(appError.code);
-  if (status >= 500) {
+  if (status === 500) {
     request.log.error({ err: error, reference: request.id }, 'Request failed unexpectedly');
   }
   return reply
@@ -120,7 +120,9 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
 /** Fastify's own failures become catalogue errors; anything unknown is an unexpected one. */
 function toAppError(error: unknown, request: FastifyRequest): AppError {
   if (isAppError(error)) {
-    return error.kind === 'unexpected' || httpStatusOf(error.code) >= 500
+    // A 500 never tells what failed; a 503 (a standby, a restart not accepted in time) is an
+    // answer the client acts on.
+    return error.kind === 'unexpected' || httpStatusOf(error.code) === 500
       ? internal(request, error)
       : error;
   }

@@ -10,8 +10,8 @@ export function controlBusStatus(executions: ExecutionManager, desk: ControlDesk
     queued: executions.queued,
     limits: executions.limits,
     supervisors: desk.supervisors.list(),
-    // One server without high availability is always the leader.
-    leader: true,
+    // With high availability, whether this server leads its pair; one server alone always does.
+    leader: executions.isLeader,
   };
 }
 

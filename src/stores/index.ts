@@ -35,4 +35,10 @@ export type { Migration } from './postgres/migrations.js';
 export { PostgresSessionStore } from './postgres/postgres-session-store.js';
 export { PostgresCheckpointStore } from './postgres/postgres-checkpoint-store.js';
 export { PostgresExecutionLog } from './postgres/postgres-execution-log.js';
+export { PostgresLeaderLease } from './postgres/postgres-leader-lease.js';
+export type {
+  LeaseFence,
+  LeaseHold,
+  PostgresLeaderLeaseOptions,
+} from './postgres/postgres-leader-lease.js';
 export type { PostgresExecutionLogOptions } from './postgres/postgres-execution-log.js';

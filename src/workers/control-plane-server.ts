@@ -31,9 +31,8 @@ export interface ControlPlaneOptions {
   /** With a bundle: TLS, and every worker must show a certificate signed by its CA. */
   readonly tls?: TlsBundle | undefined;
   /**
-   * Whether this server is the leader. High availability is not built, so every server is;
-   * the seam is where a standby would refuse workers (SPEC: a worker is refused when the
-   * server is a standby).
+   * Whether this server is the leader: always, without high availability. A standby refuses
+   * workers (SPEC: a worker is refused when the server is a standby) and lets connected ones go.
    */
   readonly isLeader: () => boolean;
   readonly logger: WorkersLogger;

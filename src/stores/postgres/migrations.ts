@@ -82,6 +82,23 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'the leader lease of high availability',
+    // One row, always there, so that taking the lease is one UPDATE whichever server comes
+    // first. `epoch` grows with every take: writes of the execution log carry the holder and
+    // epoch they were made under, and a server whose lease was taken can no longer match them.
+    sql: (s) => `
+      CREATE TABLE ${s}.leader_lease (
+        name text PRIMARY KEY,
+        holder text,
+        epoch bigint NOT NULL DEFAULT 0,
+        acquired_at timestamptz,
+        expires_at timestamptz NOT NULL DEFAULT '-infinity'
+      );
+      INSERT INTO ${s}.leader_lease (name) VALUES ('leader');
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));

@@ -70,6 +70,25 @@ export class PostgresDatabase {
   }
 
   /**
+   * A pool of its own on `svc.db.url`, for statements that must not wait behind the stores'
+   * (the leader lease): a statement that takes longer than `timeoutMs` fails and its connection
+   * is dropped, so a database that stopped answering holds up no later statement. The caller
+   * ends it.
+   */
+  separatePool(size: number, timeoutMs: number): pg.Pool {
+    const pool = new pg.Pool({
+      ...connection(this.#options.url, this.#options.connectTimeoutMs),
+      max: size,
+      query_timeout: timeoutMs,
+      statement_timeout: timeoutMs,
+    });
+    pool.on('error', (error) => {
+      this.#options.onIdleError?.(error);
+    });
+    return pool;
+  }
+
+  /**
    * SPEC Errors, process-level failures: the server does not start when the database cannot be
    * reached or a migration fails. Connects as the run-time account, migrates as the migration
    * account (granting the run-time one its rights), then checks the run-time account can read

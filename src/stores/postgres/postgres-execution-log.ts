@@ -2,15 +2,24 @@
 // a row per event in `execution_log`, in order of its identity column, appended with group
 // commit (GroupCommitLog): one multi-row insert, committed synchronously, serves every event
 // queued while the previous one was on its way.
+import type pg from 'pg';
 import type { ExecutionLogEvent } from '../execution-log/execution-log-events.js';
 import { GroupCommitLog } from '../execution-log/group-commit-log.js';
 import { rowDamaged, storeFailure } from './pg-errors.js';
 import type { PostgresDatabase } from './postgres-database.js';
+import { fenceCondition } from './postgres-leader-lease.js';
+import type { LeaseFence } from './postgres-leader-lease.js';
 
 export interface PostgresExecutionLogOptions {
   readonly db: PostgresDatabase;
   /** A batch could not be written: each of its events, counted by the caller. */
   readonly onAppendFailed: (type: 'node' | 'run') => void;
+  /**
+   * With high availability: every write carries this server's leader lease and lands only
+   * while no other server has taken it, so a server that lost its lease cannot write into the
+   * log of the one that leads now.
+   */
+  readonly fence?: LeaseFence | undefined;
 }
 
 interface Queued {
@@ -20,15 +29,20 @@ interface Queued {
   readonly event: ExecutionLogEvent;
 }
 
-/** One server at a time may use a schema: a compaction replaces every row of the log. */
+/**
+ * One server at a time may write a schema's log, since a compaction replaces every row; with
+ * high availability that server is the holder of the leader lease, which every write checks.
+ */
 export class PostgresExecutionLog extends GroupCommitLog<Queued> {
   readonly #db: PostgresDatabase;
+  readonly #fence: LeaseFence | undefined;
   readonly #sql: ReturnType<typeof statements>;
   #opened = false;
 
   constructor(options: PostgresExecutionLogOptions) {
     super(options.onAppendFailed);
     this.#db = options.db;
+    this.#fence = options.fence;
     this.#sql = statements(options.db);
   }
 
@@ -58,7 +72,7 @@ export class PostgresExecutionLog extends GroupCommitLog<Queued> {
   /** One multi-row insert, committed synchronously. */
   protected async writeBatch(batch: readonly Queued[]): Promise<void> {
     if (!this.#opened) throw new Error('The execution log is not open');
-    await this.#db.pool.query(this.#sql.insert, columns(batch));
+    await this.#insert(this.#db.pool, batch);
   }
 
   /** Every row replaced in one transaction, or none. */
@@ -66,12 +80,48 @@ export class PostgresExecutionLog extends GroupCommitLog<Queued> {
     const rows = events.map(queued);
     try {
       await this.#db.transaction(async (client) => {
+        const fence = this.#fence;
+        if (fence !== undefined) {
+          const held = fence.current();
+          const kept =
+            held === undefined
+              ? 0
+              : ((await client.query(this.#sql.fenced, [held.holder, held.epoch])).rowCount ?? 0);
+          if (kept === 0) this.#lost(fence);
+        }
         await client.query(this.#sql.clear);
-        if (rows.length > 0) await client.query(this.#sql.insert, columns(rows));
+        if (rows.length > 0) await this.#insert(client, rows);
       });
     } catch (error) {
       throw storeFailure('cannot compact the execution log', error);
     }
+  }
+
+  /**
+   * One multi-row insert. Under a fence it lands only while this server holds the leader
+   * lease: the fence locks the lease row, so a take by another server waits until the insert
+   * has committed and the new leader reads the log with it; an insert after the take is
+   * refused.
+   */
+  async #insert(client: pg.Pool | pg.ClientBase, rows: readonly Queued[]): Promise<void> {
+    const fence = this.#fence;
+    if (fence === undefined) {
+      await client.query(this.#sql.insert, columns(rows));
+      return;
+    }
+    const held = fence.current();
+    if (held === undefined) this.#lost(fence);
+    const result = await client.query(this.#sql.fencedInsert, [
+      ...columns(rows),
+      held.holder,
+      held.epoch,
+    ]);
+    if (result.rowCount !== rows.length) this.#lost(fence);
+  }
+
+  #lost(fence: LeaseFence): never {
+    fence.lost();
+    throw new Error('another server holds the leader lease');
   }
 }
 
@@ -103,6 +153,13 @@ function statements(db: PostgresDatabase) {
         FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY
           AS e (type, execution_id, event, position)
         ORDER BY e.position`,
+    fencedInsert: `INSERT INTO ${log} (type, execution_id, event)
+      SELECT e.type, e.execution_id, e.event
+        FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY
+          AS e (type, execution_id, event, position)
+        WHERE ${fenceCondition(db, '$4', '$5')}
+        ORDER BY e.position`,
+    fenced: `SELECT 1 WHERE ${fenceCondition(db, '$1', '$2')}`,
     // DELETE rather than TRUNCATE: the run-time account has no right to truncate.
     clear: `DELETE FROM ${log}`,
   };
