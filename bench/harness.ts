@@ -75,7 +75,7 @@ export function bareRun(plan: WorkflowPlan, id: string): WorkflowRun {
     startPayload: undefined,
     plan,
     clock: new RunClock(systemClock),
-    logger: { isLevelEnabled: () => false, trace: () => undefined },
+    services: { logger: { isLevelEnabled: () => false, trace: () => undefined } },
     listener: {
       nodeChanged: () => undefined,
       result: () => undefined,

@@ -60,6 +60,7 @@ export type {
   RunListener,
   RunLogEntry,
   RunOptions,
+  RunServices,
   ReplayPlan,
   RunOutcome,
   TimerHandle,

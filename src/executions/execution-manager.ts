@@ -30,6 +30,7 @@ import type {
   RunListener,
   RunLogEntry,
   RunOutcome,
+  RunServices,
   SessionStore,
   TimerScheduler,
   WorkflowPlan,
@@ -214,6 +215,8 @@ const LOG_METHODS = {
 
 export class ExecutionManager {
   readonly #deps: ExecutionManagerDeps;
+  /** Shared by every run this manager starts. */
+  readonly #runServices: RunServices;
   readonly #plans = new Map<string, CachedPlan>();
   readonly #live = new Map<string, Live>();
   readonly #waiting = new Map<string, Waiting>();
@@ -230,6 +233,13 @@ export class ExecutionManager {
 
   constructor(deps: ExecutionManagerDeps) {
     this.#deps = deps;
+    this.#runServices = {
+      logger: deps.logger,
+      safeguards: deps.safeguards,
+      sessionMemory: deps.sessionMemory,
+      resolveConfig: deps.resolveConfig,
+      placement: deps.placement,
+    };
     this.#admission = new Admission(deps.limits ?? LIMITS_OFF);
     this.#approvals = new Approvals(
       () => deps.clock.now(),
@@ -1110,14 +1120,10 @@ export class ExecutionManager {
       startPayload: request.payload,
       plan,
       clock: new RunClock(clock, this.#deps.timers ?? realTimers),
-      logger: this.#deps.logger,
+      services: this.#runServices,
       deadlineMs: this.#deps.runDeadlineMs,
       listener: recorder,
-      safeguards: this.#deps.safeguards,
-      sessionMemory: this.#deps.sessionMemory,
-      resolveConfig: this.#deps.resolveConfig,
       replay: launch.replay,
-      placement: this.#deps.placement,
     });
     if (writer !== undefined) run.recordTo(writer);
     const live: Live = { run, recorder, children: undefined };

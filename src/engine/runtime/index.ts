@@ -17,6 +17,7 @@ export type {
   RunListener,
   RunLogEntry,
   RunOptions,
+  RunServices,
   ReplayPlan,
   RunOutcome,
   PlacedNode,

@@ -10,7 +10,7 @@ import { ManualScheduler, RunClock } from './run-clock.js';
 import { WorkflowRun } from './workflow-run.js';
 import type {
   NodePlacement,
-  RunOptions,
+  RunServices,
   NodeState,
   NodeStatus,
   ReplayPlan,
@@ -47,7 +47,7 @@ export interface TestRunOptions {
   readonly lineage?: string;
   /** Where placed nodes run; with it the build counts as one with remote workers. */
   readonly placement?: NodePlacement;
-  readonly resolveConfig?: RunOptions['resolveConfig'];
+  readonly resolveConfig?: RunServices['resolveConfig'];
 }
 
 /** A trigger that emits the payloads, one per turn of the event loop. */
@@ -103,9 +103,11 @@ export function createTestRun(
     deadlineMs: options.deadlineMs,
     channelCapacity: options.capacity,
     replay: options.replay,
-    placement: options.placement,
-    resolveConfig: options.resolveConfig,
-    logger: { isLevelEnabled: () => false, trace: () => undefined },
+    services: {
+      placement: options.placement,
+      resolveConfig: options.resolveConfig,
+      logger: { isLevelEnabled: () => false, trace: () => undefined },
+    },
     listener: {
       nodeChanged: (state) => changes.push({ nodeId: state.nodeId, status: state.status }),
       runChanged: (status) => runChanges.push(status),

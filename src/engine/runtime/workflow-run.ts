@@ -115,6 +115,27 @@ export interface EngineLogger {
   trace(fields: object, message: string): void;
 }
 
+/**
+ * What every run of a server shares: made once and handed to each run, so a run holds one
+ * reference to it rather than a field for each (a parked run holds little).
+ */
+export interface RunServices {
+  readonly logger: EngineLogger;
+  readonly safeguards?: Safeguards | undefined;
+  /** Handed to plugins as `NodeSetup.sessionMemory`. */
+  readonly sessionMemory?: SessionMemory | undefined;
+  /**
+   * Resolves `${env.NAME}`, `${sys.name}` and `decrypted:<name>` in a node's configuration
+   * when the run starts; a failure fails every message of the node like a plugin error.
+   */
+  readonly resolveConfig?: ConfigResolver | undefined;
+  /**
+   * Where nodes with `engine.placement` run. The engine only asks it for a runtime: retries,
+   * timeouts, onError, checkpoints and controls stay here, around that runtime.
+   */
+  readonly placement?: NodePlacement | undefined;
+}
+
 export interface RunOptions {
   readonly executionId: string;
   readonly sessionId: string;
@@ -125,25 +146,12 @@ export interface RunOptions {
   readonly plan: WorkflowPlan;
   readonly clock: RunClock;
   readonly listener: RunListener;
-  readonly logger: EngineLogger;
+  readonly services: RunServices;
   /** Run deadline (SPEC `svc.session.execution-timeout-seconds`); none when absent. */
   readonly deadlineMs?: number | undefined;
   /** Capacity of every edge without a buffer. */
   readonly channelCapacity?: number | undefined;
-  readonly safeguards?: Safeguards | undefined;
-  /** Handed to plugins as `NodeSetup.sessionMemory`. */
-  readonly sessionMemory?: SessionMemory | undefined;
-  /**
-   * Resolves `${env.NAME}`, `${sys.name}` and `decrypted:<name>` in a node's configuration
-   * when the run starts; a failure fails every message of the node like a plugin error.
-   */
-  readonly resolveConfig?: ConfigResolver | undefined;
   readonly replay?: ReplayPlan | undefined;
-  /**
-   * Where nodes with `engine.placement` run. The engine only asks it for a runtime: retries,
-   * timeouts, onError, checkpoints and controls stay here, around that runtime.
-   */
-  readonly placement?: NodePlacement | undefined;
 }
 
 /** A node with `engine.placement`, as the placement port needs it. */
@@ -673,8 +681,8 @@ export class WorkflowRun {
     this.#pendingEnds = this.#plan.nodes.map(() => undefined);
     this.#parentsEnded = this.#plan.nodes.map(() => 0);
     this.#parentsSucceeded = this.#plan.nodes.map(() => 0);
-    this.#trace = options.logger.isLevelEnabled('trace');
-    this.#debug = options.logger.isLevelEnabled('debug');
+    this.#trace = options.services.logger.isLevelEnabled('trace');
+    this.#debug = options.services.logger.isLevelEnabled('debug');
     this.done = new Promise((resolve) => {
       this.#resolveDone = resolve;
     });
@@ -1120,10 +1128,10 @@ export class WorkflowRun {
     if (pool !== undefined) return this.#placedRuntime(node, pool);
     const setup = {
       nodeId: node.nodeId,
-      safeguards: this.#options.safeguards ?? DEFAULT_SAFEGUARDS,
-      sessionMemory: this.#options.sessionMemory,
+      safeguards: this.#options.services.safeguards ?? DEFAULT_SAFEGUARDS,
+      sessionMemory: this.#options.services.sessionMemory,
     };
-    const resolved = this.#options.resolveConfig?.(node.config) ?? {
+    const resolved = this.#options.services.resolveConfig?.(node.config) ?? {
       ok: true,
       config: node.config,
     };
@@ -1150,7 +1158,7 @@ export class WorkflowRun {
    * Validation lets only processors be placed, so a per-message runtime fits every one.
    */
   #placedRuntime(node: PlannedNode, pool: string): NodeRuntime {
-    const placement = this.#options.placement;
+    const placement = this.#options.services.placement;
     if (placement === undefined) {
       const failure = `Node '${node.nodeId}' is placed in pool '${pool}', but this server runs no remote workers`;
       return {
@@ -1246,7 +1254,7 @@ export class WorkflowRun {
     if (state.startedAt === null) this.#markStarted(node.index);
     state.messagesIn++;
     if (this.#trace) {
-      this.#options.logger.trace(
+      this.#options.services.logger.trace(
         {
           executionId: this.#options.executionId,
           nodeId: node.nodeId,
