@@ -51,6 +51,7 @@ import {
   MemorySessionMemory,
   PostgresDatabase,
   PostgresExecutionLog,
+  PostgresSessionMemory,
   createCheckpointStore,
   createSessionStore,
 } from './stores/index.js';
@@ -138,7 +139,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
-  const sessionMemory = new MemorySessionMemory();
+  // SESSION_MEMORY histories live with the sessions: in the database when sessions do.
+  const sessionMemory =
+    database !== undefined && settings['svc.session.store-type'] === 'postgres'
+      ? new PostgresSessionMemory({ db: database, ttlMs: settings['svc.session-memory.ttl'] })
+      : new MemorySessionMemory();
   const sessions = new SessionService({
     store,
     catalog: plugins,

@@ -139,6 +139,44 @@ describe.skipIf(unavailable !== undefined)(`the postgres profile${skipped}`, () 
     expect(kept.json.data.nodes.times).toMatchObject({ messages: 3, complete: true });
   });
 
+  it('keeps SESSION_MEMORY histories in the database across a restart', async () => {
+    const memoryFlow = (workflowId: string, operation: string) => ({
+      workflowId,
+      description: 'session memory',
+      nodes: [
+        { nodeId: 'in', type: 'API_TRIGGER' },
+        { nodeId: 'memory', type: 'SESSION_MEMORY', config: { key: 'chat', operation } },
+        { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+      ],
+      edges: [
+        { source: 'in', target: 'memory' },
+        { source: 'memory', target: 'out' },
+      ],
+    });
+    const run = async (workflowId: string, payload: unknown): Promise<unknown[]> => {
+      const answer = await server!.call('POST', '/api/workflow/start', {
+        body: { sessionId: 'memory', workflowId, payload },
+      });
+      const id = answer.json.data.executionId as string;
+      expect((await ended(server!.baseUrl, id)).status).toBe('COMPLETED');
+      return payloadsOf(server!.baseUrl, id);
+    };
+    server = await startTestServer({ argv, buildInfo: BUILD_WITH_POSTGRES });
+    const created = await server.call('POST', '/api/sessions', {
+      body: {
+        sessionId: 'memory',
+        name: 'memory',
+        initiator: 'tests',
+        workflows: [memoryFlow('remember', 'APPEND'), memoryFlow('recall', 'READ')],
+      },
+    });
+    expect(created.status).toBe(201);
+    await run('remember', 'hello');
+    await server.close();
+    server = await startTestServer({ argv, buildInfo: BUILD_WITH_POSTGRES });
+    expect(await run('recall', null)).toEqual([{ key: 'chat', entries: ['hello'] }]);
+  });
+
   it('refuses to start when the migration URL does not answer, naming the setting', async () => {
     const nowhere = 'postgres://user@127.0.0.1:1/none';
     await expect(

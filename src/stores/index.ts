@@ -35,6 +35,8 @@ export type { Migration } from './postgres/migrations.js';
 export { PostgresSessionStore } from './postgres/postgres-session-store.js';
 export { PostgresCheckpointStore } from './postgres/postgres-checkpoint-store.js';
 export { PostgresExecutionLog } from './postgres/postgres-execution-log.js';
+export { PostgresSessionMemory } from './postgres/postgres-session-memory.js';
+export type { PostgresSessionMemoryOptions } from './postgres/postgres-session-memory.js';
 export { PostgresLeaderLease } from './postgres/postgres-leader-lease.js';
 export type {
   LeaseFence,

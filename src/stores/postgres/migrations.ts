@@ -99,6 +99,23 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO ${s}.leader_lease (name) VALUES ('leader');
     `,
   },
+  {
+    version: 3,
+    name: 'SESSION_MEMORY histories',
+    // A history goes with its session; entries older than svc.session-memory.ttl are deleted
+    // by the store, by their time of writing.
+    sql: (s) => `
+      CREATE TABLE ${s}.session_memory (
+        session_id text NOT NULL REFERENCES ${s}.sessions ON DELETE CASCADE,
+        key text NOT NULL,
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        entry text NOT NULL,
+        written_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (session_id, key, seq)
+      );
+      CREATE INDEX session_memory_written ON ${s}.session_memory (written_at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));
