@@ -9,24 +9,12 @@ import { startServerProcess } from './support/process.js';
 import type { ServerProcess } from './support/process.js';
 import { call, openSse } from './support/server.js';
 import { eventually } from './support/wait.js';
+import { approvalWorkflow } from './support/workflows.js';
 
 const unavailable = await postgresUnavailable();
 const skipped = unavailable === undefined ? '' : ` (skipped: ${unavailable})`;
 
-/** in -> ask (waits for an approval) -> out. */
-const approval = {
-  workflowId: 'approval',
-  description: 'one order waits for an approval',
-  nodes: [
-    { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages: [{ order: 7 }] } },
-    { nodeId: 'ask', type: 'WAIT_FOR_SIGNAL', config: { prompt: 'ship it?' } },
-    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'ask' },
-    { source: 'ask', target: 'out' },
-  ],
-};
+const approval = approvalWorkflow;
 
 const LEASE_MS = 3_000;
 

@@ -17,26 +17,14 @@ import type { SseClient, TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
 import { TOKEN, startWorker } from './support/workers.js';
 import type { TestWorker } from './support/workers.js';
+import { approvalWorkflow } from './support/workflows.js';
 
 const unavailable = await postgresUnavailable();
 const skipped = unavailable === undefined ? '' : ` (skipped: ${unavailable})`;
 
 const BUILD = { ...TEST_BUILD_INFO, persistence: true };
 
-/** in -> ask (waits for an approval) -> out: a run that goes on until it is answered. */
-const approval = {
-  workflowId: 'approval',
-  description: 'one order waits for an approval',
-  nodes: [
-    { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages: [{ order: 7 }] } },
-    { nodeId: 'ask', type: 'WAIT_FOR_SIGNAL', config: { prompt: 'ship it?' } },
-    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'ask' },
-    { source: 'ask', target: 'out' },
-  ],
-};
+const approval = approvalWorkflow;
 
 const TERMINAL = ['COMPLETED', 'FAILED', 'STOPPED', 'TIMED_OUT', 'ABORTED'];
 

@@ -57,3 +57,18 @@ export function slowWorkflow(workflowId = 'slow') {
     ],
   };
 }
+
+/** in -> ask (waits for an approval) -> out: a run that goes on until it is answered. */
+export const approvalWorkflow = {
+  workflowId: 'approval',
+  description: 'one order waits for an approval',
+  nodes: [
+    { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages: [{ order: 7 }] } },
+    { nodeId: 'ask', type: 'WAIT_FOR_SIGNAL', config: { prompt: 'ship it?' } },
+    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'ask' },
+    { source: 'ask', target: 'out' },
+  ],
+};
