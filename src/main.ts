@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     argv: process.argv.slice(2),
     env: process.env,
     features: { postgres: buildInfo.persistence },
+    native: buildInfo.native,
   });
   if (settings['svc.workers.role'] === 'worker') {
     runWorker(createWorkerApp({ settings, buildInfo }), warnings);

@@ -94,6 +94,15 @@ export interface BuildInfo {
   readonly persistence: boolean;
   /** Whether remote workers are included. */
   readonly workers: boolean;
+  /** Present in a native binary (`npm run build:native`), with the role it starts in. */
+  readonly native?: NativeBuild | undefined;
+}
+
+/** SPEC Build-time choices: `svc.workers.native`, the role of a native binary. */
+export const NATIVE_ROLES = ['control-plane', 'worker'] as const;
+
+export interface NativeBuild {
+  readonly role: (typeof NATIVE_ROLES)[number];
 }
 
 const buildInfoFile = z.object({
@@ -103,6 +112,7 @@ const buildInfoFile = z.object({
   plugins: z.array(z.enum(OPTIONAL_PLUGINS)),
   persistence: z.boolean(),
   workers: z.boolean(),
+  native: z.object({ role: z.enum(NATIVE_ROLES) }).optional(),
 });
 
 function damaged(file: string, detail: string, cause?: unknown): AppError {

@@ -2,13 +2,14 @@
 // build-time choices and the generated reference.
 export {
   DEFAULT_PLUGINS,
+  NATIVE_ROLES,
   OPTIONAL_PLUGINS,
   readBuildInfo,
   resolvePersistence,
   resolvePluginSelection,
   resolveWorkers,
 } from './build.js';
-export type { BuildFallback, BuildInfo, OptionalPlugin } from './build.js';
+export type { BuildFallback, BuildInfo, NativeBuild, OptionalPlugin } from './build.js';
 export { renderConfigurationDoc } from './docs.js';
 export { formatDuration, formatSize, parseDuration, parseSize } from './kinds.js';
 export { API_KEY_ROLES } from './list-entries.js';

@@ -748,3 +748,32 @@ describe('the environment (CONTRACT 5)', () => {
     expect({ ...load([], { SVC_VAR_REGION: 'eu' }).settings['svc.var.*'] }).toEqual({});
   });
 });
+
+describe('the profile of a native binary (SPEC Runtime profiles)', () => {
+  const native = { role: 'control-plane' } as const;
+
+  it('runs as prod unless a profile is passed on the command line', () => {
+    expect(loadSettings({ argv: [], env: {}, native }).profile).toBe('prod');
+    expect(loadSettings({ argv: ['dev'], env: {}, native }).profile).toBe('dev');
+    expect(loadSettings({ argv: ['--profile', 'dev'], env: {}, native }).profile).toBe('dev');
+  });
+
+  it('keeps prod when SVC_PROFILES_ACTIVE names another profile', () => {
+    expect(loadSettings({ argv: [], env: { SVC_PROFILES_ACTIVE: 'dev' }, native }).profile).toBe(
+      'prod',
+    );
+    // Without a native binary the environment chooses, as before.
+    expect(loadSettings({ argv: [], env: { SVC_PROFILES_ACTIVE: 'prod' } }).profile).toBe('prod');
+  });
+
+  it('starts in the role it was built with (svc.workers.native) unless a setting names another', () => {
+    const worker = { role: 'worker' } as const;
+    expect(loadSettings({ argv: [], env: {}, native: worker }).settings['svc.workers.role']).toBe(
+      'worker',
+    );
+    expect(
+      loadSettings({ argv: ['--svc.workers.role=control-plane'], env: {}, native: worker })
+        .settings['svc.workers.role'],
+    ).toBe('control-plane');
+  });
+});

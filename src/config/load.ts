@@ -2,6 +2,7 @@
 // and the command line, each replacing what came before (CONTRACT 5).
 import path from 'node:path';
 import type { AppError } from '../core/index.js';
+import type { NativeBuild } from './build.js';
 import type { ParseFailure } from './kinds.js';
 import {
   POSTGRES_OVERRIDES,
@@ -32,6 +33,12 @@ export interface LoadSettingsOptions {
   readonly features?: { readonly postgres: boolean };
   /** Profile when neither the command line nor SVC_PROFILES_ACTIVE names one; `dev` by default. */
   readonly defaultProfile?: BaseProfile;
+  /**
+   * A native binary (SPEC Runtime profiles): it runs as `prod` unless a profile is passed on
+   * the command line, `SVC_PROFILES_ACTIVE` does not replace that choice, and it starts in its
+   * built-in role (`svc.workers.native`) unless a setting names another.
+   */
+  readonly native?: NativeBuild | undefined;
 }
 
 export interface LoadedSettings {
@@ -63,7 +70,11 @@ export function defaultSettings(profile: ProfileName): Settings {
 export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const { env } = options;
   const commandLine = readCommandLine(options.argv);
-  const profile = chooseProfile(commandLine.profile, env, options.defaultProfile ?? 'dev');
+  const native = options.native;
+  const profile =
+    native === undefined
+      ? chooseProfile(commandLine.profile, env, options.defaultProfile ?? 'dev')
+      : (commandLine.profile ?? 'prod');
   const postgresBuilt = options.features?.postgres === true;
   if (profile === 'postgres' && !postgresBuilt) {
     throw settingsError(
@@ -84,6 +95,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   sources.push(environment, commandLine);
 
   const values: Record<string, unknown> = { ...defaultSettings(profile) };
+  if (native !== undefined) values['svc.workers.role'] = native.role;
   for (const source of sources) {
     for (const [key, value] of parseSource(source)) {
       // A map gathers names from every source; any other value is replaced as a whole.

@@ -1,0 +1,182 @@
+// The native binary (SPEC Runtime profiles, Build-time choices): `npm run build:native` makes a
+// single executable from the server `npm run build` made. It runs as prod unless a profile is
+// passed on the command line, SVC_PROFILES_ACTIVE does not change that, it serves everything
+// the server serves from files it carries, and it is not built with the relational stores or
+// with a worker role the build lacks. A tree that was not built is reported skipped with the
+// reason, as test/commands.test.ts explains.
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from './support/server.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const built = existsSync(join(root, 'dist/main.js'));
+const run = promisify(execFile);
+
+/** Runs the build script; answers its exit code and what it printed. */
+async function buildNative(args: string[]): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [join(root, 'scripts/build-native.mjs'), ...args],
+      { cwd: root },
+    );
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, output: (failed.stdout ?? '') + (failed.stderr ?? '') };
+  }
+}
+
+/** Starts the binary on a free port; answers its base URL and a way to stop it. */
+async function startBinary(
+  binary: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('SVC_')),
+  );
+  const child = spawn(binary, ['--svc.server.port=0', ...args], {
+    cwd: tmpdir(),
+    env: { ...clean, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      reject(new Error(`the binary did not start:\n${output}`));
+    }, 20_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /Listening on http:\/\/[^:\s"]+:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${match[1] ?? ''}`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the binary exited with ${String(code)}:\n${output}`));
+    });
+  });
+  return {
+    baseUrl,
+    stop: async () => {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+describe.skipIf(!built)(
+  `the native binary${built ? '' : ' (skipped: nothing is built; run npm run build first)'}`,
+  () => {
+    const out = mkdtempSync(join(tmpdir(), 'svc-native-'));
+    const binary = join(out, 'workflow-service');
+
+    beforeAll(async () => {
+      const made = await buildNative(['--out', out]);
+      expect(made.code, made.output).toBe(0);
+    }, 120_000);
+
+    afterAll(() => {
+      rmSync(out, { recursive: true, force: true });
+    });
+
+    it('runs as prod unless a profile is passed on the command line, whatever SVC_PROFILES_ACTIVE says', async () => {
+      for (const [args, env, profile] of [
+        [[], {}, 'prod'],
+        [[], { SVC_PROFILES_ACTIVE: 'dev' }, 'prod'],
+        [['dev'], { SVC_PROFILES_ACTIVE: 'prod' }, 'dev'],
+      ] as const) {
+        const server = await startBinary(binary, [...args], { ...env });
+        try {
+          const info = await call(server.baseUrl, 'GET', '/actuator/info');
+          expect(info.json.profile, JSON.stringify({ args, env })).toBe(profile);
+        } finally {
+          await server.stop();
+        }
+      }
+    });
+
+    it('serves the API, the web UI and the API documentation from what it carries, and runs workflows', async () => {
+      const server = await startBinary(binary, []);
+      try {
+        const info = await call(server.baseUrl, 'GET', '/actuator/info');
+        expect(info.json.build).toMatchObject({ version: '0.0.1-SNAPSHOT', persistence: false });
+        const page = await fetch(`${server.baseUrl}/`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('<div id="root">');
+        expect((await fetch(`${server.baseUrl}/swagger-ui/`)).status).toBe(200);
+        expect((await fetch(`${server.baseUrl}/v3/api-docs`)).status).toBe(200);
+        const created = await call(server.baseUrl, 'POST', '/api/sessions', {
+          body: {
+            sessionId: 'n',
+            name: 'native',
+            initiator: 'tests',
+            workflows: [
+              {
+                workflowId: 'double',
+                description: 'doubles a number',
+                nodes: [
+                  { nodeId: 'in', type: 'API_TRIGGER' },
+                  { nodeId: 'twice', type: 'MAPPER', config: { expression: '$ * 2' } },
+                  { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+                ],
+                edges: [
+                  { source: 'in', target: 'twice' },
+                  { source: 'twice', target: 'out' },
+                ],
+              },
+            ],
+          },
+        });
+        expect(created.status).toBe(201);
+        const started = await call(server.baseUrl, 'POST', '/api/workflow/start', {
+          body: { sessionId: 'n', workflowId: 'double', payload: 21 },
+        });
+        const id = started.json.data.executionId as string;
+        let payloads: unknown[] = [];
+        for (let i = 0; i < 100 && payloads.length === 0; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          const results = await call(server.baseUrl, 'GET', `/api/executions/${id}/results`);
+          payloads = (results.json.data as { payload: unknown }[]).map((result) => result.payload);
+        }
+        expect(payloads).toEqual([42]);
+      } finally {
+        await server.stop();
+      }
+    });
+
+    it('is not built with the relational-database stores, nor in a worker role the build lacks', async () => {
+      const relational = join(out, 'relational-build-info.json');
+      const info = JSON.parse(readFileSync(join(root, 'dist/build-info.json'), 'utf8')) as object;
+      writeFileSync(relational, JSON.stringify({ ...info, persistence: true }));
+      const refused = await buildNative(['--build-info', relational, '--out', join(out, 'x')]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.output).toContain(
+        'the relational-database stores are not for use with the native binary',
+      );
+      const noWorkers = JSON.stringify({ ...info, workers: false });
+      writeFileSync(relational, noWorkers);
+      const worker = await buildNative([
+        '--build-info',
+        relational,
+        '--svc.workers.native=worker',
+        '--out',
+        join(out, 'y'),
+      ]);
+      expect(worker.code).not.toBe(0);
+      expect(worker.output).toContain(
+        'svc.workers.native=worker needs remote workers in the build',
+      );
+    });
+  },
+);
