@@ -33,6 +33,7 @@ import {
   readMessage,
 } from './checkpoint-lines.js';
 import { ChunkPool, LineBatch } from './line-batch.js';
+import { RoundPump } from './round-pump.js';
 import { writeAll } from '../file/write-all.js';
 
 export interface FileCheckpointStoreOptions {
@@ -72,11 +73,6 @@ interface ByteTally {
   syncs: number;
 }
 
-interface Waiter {
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
 /**
  * Records one execution into its file through one open handle. A pump writes the buffer in
  * rounds, one at a time: a round takes every line and every waiter present when it starts,
@@ -84,20 +80,13 @@ interface Waiter {
  * After a failed round the writer takes nothing more: the file could hold a torn line, and
  * on Linux a failed fsync may have lost earlier pages, so later markers could not be trusted.
  */
-class FileCheckpointWriter implements CheckpointWriter {
+class FileCheckpointWriter extends RoundPump<Buffer[]> implements CheckpointWriter {
   readonly #file: ExecutionFile;
   readonly #tally: ByteTally;
   readonly #dir: string;
   readonly #pool: ChunkPool;
   /** Lines recorded and not yet handed to the file system. */
   readonly #batch: LineBatch;
-  /** Callers waiting for the buffered lines to be written, and forced to storage if `#sync`. */
-  #waiters: Waiter[] = [];
-  #sync = false;
-  #pumping: Promise<void> | undefined;
-  /** Settles once the pump has taken the lines a back-pressured node waits behind. */
-  #drained: Promise<void> | undefined;
-  #onDrained: (() => void) | undefined;
   #handle: FileHandle | undefined;
   /** Bytes written since the last sync. */
   #unsynced = 0;
@@ -111,6 +100,7 @@ class FileCheckpointWriter implements CheckpointWriter {
   #released = false;
 
   constructor(file: ExecutionFile, tally: ByteTally, dir: string, pool: ChunkPool) {
+    super({ batchBytes: BATCH_BYTES, highWaterBytes: HIGH_WATER_BYTES });
     this.#file = file;
     this.#tally = tally;
     this.#dir = dir;
@@ -145,21 +135,7 @@ class FileCheckpointWriter implements CheckpointWriter {
   append(line: string): Promise<void> | undefined {
     if (!this.#taking) return undefined;
     this.#batch.append(line);
-    const pending = this.#batch.pending;
-    if (pending < BATCH_BYTES) return undefined;
-    this.#startPump();
-    if (pending < HIGH_WATER_BYTES) return undefined;
-    return (this.#drained ??= new Promise<void>((resolve) => {
-      this.#onDrained = resolve;
-    }));
-  }
-
-  /** The pump took what waited: nodes held by back-pressure go on. */
-  #releaseDrained(): void {
-    const resolve = this.#onDrained;
-    this.#drained = undefined;
-    this.#onDrained = undefined;
-    resolve?.();
+    return this.afterAppend(this.#batch.pending);
   }
 
   /** Appends a line and resolves once it and everything before it is forced to storage. */
@@ -167,12 +143,12 @@ class FileCheckpointWriter implements CheckpointWriter {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (!this.#taking) return Promise.reject(checkpointFailure('the checkpoint writer is closed'));
     this.#batch.append(line);
-    return this.#request(true);
+    return this.request(true);
   }
 
   /** Resolves once everything recorded so far is in the file, not necessarily forced. */
   flush(): Promise<void> {
-    return this.#request(false);
+    return this.request(false);
   }
 
   /** For a dropped execution: stops at once, without writing what is buffered. */
@@ -182,14 +158,15 @@ class FileCheckpointWriter implements CheckpointWriter {
       `the checkpoints of execution '${this.#file.executionId}' were dropped`,
     );
     this.#batch.clear();
-    while (this.#pumping !== undefined) await this.#pumping;
+    this.releaseDrained();
+    await this.settled();
     await this.#release();
   }
 
   async #close(): Promise<void> {
     this.#taking = false;
     try {
-      await this.#request(true);
+      await this.request(true);
     } finally {
       await this.#release();
     }
@@ -205,45 +182,27 @@ class FileCheckpointWriter implements CheckpointWriter {
     if (this.#file.writer === this) this.#file.writer = undefined;
   }
 
-  #request(sync: boolean): Promise<void> {
-    const done = new Promise<void>((resolve, reject) => {
-      this.#waiters.push({ resolve, reject });
-    });
-    if (sync) this.#sync = true;
-    this.#startPump();
-    return done;
+  protected get pendingBytes(): number {
+    return this.#batch.pending;
   }
 
-  #startPump(): void {
-    if (this.#pumping !== undefined) return;
-    this.#pumping = this.#pump().finally(() => {
-      this.#pumping = undefined;
-      // Work queued after the last round looked but before this pump settled.
-      if (this.#waiters.length > 0 || this.#batch.pending >= BATCH_BYTES) this.#startPump();
-    });
+  protected takeRound(): Buffer[] {
+    return this.#batch.takeChunks();
   }
 
-  async #pump(): Promise<void> {
-    // Markers of the same turn of the event loop share the first round.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.#waiters.length > 0 || this.#batch.pending >= BATCH_BYTES) {
-      const data = this.#batch.takeChunks();
-      this.#releaseDrained();
-      const waiters = this.#waiters;
-      const sync = this.#sync;
-      this.#waiters = [];
-      this.#sync = false;
-      const failure = this.#failure ?? (await this.#write(data, sync));
-      this.#pool.give(data);
-      for (const waiter of waiters) {
-        if (failure === undefined) waiter.resolve();
-        else waiter.reject(failure);
-      }
-    }
+  protected get failure(): AppError | undefined {
+    return this.#failure;
+  }
+
+  protected override roundDone(chunks: Buffer[]): void {
+    this.#pool.give(chunks);
   }
 
   /** One round; answers the failure that ends the writer, if any. */
-  async #write(data: readonly Buffer[], sync: boolean): Promise<AppError | undefined> {
+  protected async writeRound(
+    data: readonly Buffer[],
+    sync: boolean,
+  ): Promise<AppError | undefined> {
     // Nothing is taken after the close, so the last round before it wrote everything.
     if (this.#released) return undefined;
     let before: number | undefined;

@@ -16,6 +16,7 @@ import type {
 } from '../../engine/index.js';
 import type { MessageHeaders } from '../../plugin-api/index.js';
 import { toJson } from '../checkpoints/quick-json.js';
+import { RoundPump } from '../checkpoints/round-pump.js';
 import { rowDamaged, storeFailure } from './pg-errors.js';
 import type { PostgresDatabase } from './postgres-database.js';
 
@@ -56,11 +57,6 @@ interface ByteTally {
   bytes: number;
 }
 
-interface Waiter {
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
 /** One node being recorded by a writer; a node begun again gets a new one. */
 interface NodeTrack {
   readonly nodeId: string;
@@ -95,7 +91,7 @@ function isEmpty(round: Round): boolean {
  * under way share the next one. After a failed round the writer takes nothing more: the rows
  * of that round are lost, and a later marker would mark a node whose output has a hole.
  */
-class PostgresCheckpointWriter implements CheckpointWriter {
+class PostgresCheckpointWriter extends RoundPump<Round> implements CheckpointWriter {
   readonly #rounds: RoundWriter;
   readonly #entry: ExecutionEntry;
   readonly #tally: ByteTally;
@@ -103,11 +99,6 @@ class PostgresCheckpointWriter implements CheckpointWriter {
   #pendingBytes = 0;
   /** The node track each node id currently records into. */
   readonly #tracks = new Map<string, NodeTrack>();
-  #waiters: Waiter[] = [];
-  #sync = false;
-  #pumping: Promise<void> | undefined;
-  #drained: Promise<void> | undefined;
-  #onDrained: (() => void) | undefined;
   #taking = true;
   #failure: AppError | undefined;
   #closing: Promise<void> | undefined;
@@ -115,6 +106,7 @@ class PostgresCheckpointWriter implements CheckpointWriter {
   #unsynced = false;
 
   constructor(rounds: RoundWriter, entry: ExecutionEntry, tally: ByteTally) {
+    super({ batchBytes: BATCH_BYTES, highWaterBytes: HIGH_WATER_BYTES });
     this.#rounds = rounds;
     this.#entry = entry;
     this.#tally = tally;
@@ -168,13 +160,7 @@ class PostgresCheckpointWriter implements CheckpointWriter {
   append(row: MessageRow): Promise<void> | undefined {
     this.#round.rows.push(row);
     this.#pendingBytes += row.bytes;
-    const pending = this.#pendingBytes;
-    if (pending < BATCH_BYTES) return undefined;
-    this.#startPump();
-    if (pending < HIGH_WATER_BYTES) return undefined;
-    return (this.#drained ??= new Promise<void>((resolve) => {
-      this.#onDrained = resolve;
-    }));
+    return this.afterAppend(this.#pendingBytes);
   }
 
   /** Marks the node complete once everything recorded before is durable. */
@@ -198,8 +184,8 @@ class PostgresCheckpointWriter implements CheckpointWriter {
     );
     this.#round = emptyRound();
     this.#pendingBytes = 0;
-    this.#releaseDrained();
-    while (this.#pumping !== undefined) await this.#pumping;
+    this.releaseDrained();
+    await this.settled();
     this.#release();
   }
 
@@ -224,52 +210,25 @@ class PostgresCheckpointWriter implements CheckpointWriter {
 
   #request(sync: boolean): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    const done = new Promise<void>((resolve, reject) => {
-      this.#waiters.push({ resolve, reject });
-    });
-    if (sync) this.#sync = true;
-    this.#startPump();
-    return done;
+    return this.request(sync);
   }
 
-  #releaseDrained(): void {
-    const resolve = this.#onDrained;
-    this.#drained = undefined;
-    this.#onDrained = undefined;
-    resolve?.();
+  protected get pendingBytes(): number {
+    return this.#pendingBytes;
   }
 
-  #startPump(): void {
-    if (this.#pumping !== undefined) return;
-    this.#pumping = this.#pump().finally(() => {
-      this.#pumping = undefined;
-      // Work queued after the last round looked but before this pump settled.
-      if (this.#waiters.length > 0 || this.#pendingBytes >= BATCH_BYTES) this.#startPump();
-    });
+  protected takeRound(): Round {
+    const round = this.#round;
+    this.#round = emptyRound();
+    this.#pendingBytes = 0;
+    return round;
   }
 
-  async #pump(): Promise<void> {
-    // Markers of the same turn of the event loop share the first round.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.#waiters.length > 0 || this.#pendingBytes >= BATCH_BYTES) {
-      const round = this.#round;
-      const waiters = this.#waiters;
-      const sync = this.#sync;
-      this.#round = emptyRound();
-      this.#pendingBytes = 0;
-      this.#waiters = [];
-      this.#sync = false;
-      this.#releaseDrained();
-      const failure = this.#failure ?? (await this.#write(round, sync));
-      for (const waiter of waiters) {
-        if (failure === undefined) waiter.resolve();
-        else waiter.reject(failure);
-      }
-    }
+  protected get failure(): AppError | undefined {
+    return this.#failure;
   }
 
-  /** One round; answers the failure that ends the writer, if any. */
-  async #write(round: Round, sync: boolean): Promise<AppError | undefined> {
+  protected async writeRound(round: Round, sync: boolean): Promise<AppError | undefined> {
     const entry = this.#entry;
     // A read's flush with nothing buffered needs no transaction; a durable one does when
     // rounds committed without waiting for the disk came before it.
