@@ -4,75 +4,41 @@
 // the server serves from files it carries, and it is not built with the relational stores or
 // with a worker role the build lacks. A tree that was not built is reported skipped with the
 // reason, as test/commands.test.ts explains.
-import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runToExit, startListening } from './support/process.js';
+import type { ServerProcess } from './support/process.js';
 import { call } from './support/server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = existsSync(join(root, 'dist/main.js'));
-const run = promisify(execFile);
 
 /** Runs the build script; answers its exit code and what it printed. */
-async function buildNative(args: string[]): Promise<{ code: number; output: string }> {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [join(root, 'scripts/build-native.mjs'), ...args],
-      { cwd: root },
-    );
-    return { code: 0, output: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? 1, output: (failed.stdout ?? '') + (failed.stderr ?? '') };
-  }
+async function buildNative(args: string[]): Promise<{ code: number | null; output: string }> {
+  const made = await runToExit(
+    process.execPath,
+    [join(root, 'scripts/build-native.mjs'), ...args],
+    {
+      timeoutMs: 120_000,
+    },
+  );
+  return { code: made.code, output: made.stdout + made.stderr };
 }
 
 /** Starts the binary on a free port; answers its base URL and a way to stop it. */
-async function startBinary(
+function startBinary(
   binary: string,
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('SVC_')),
-  );
-  const child = spawn(binary, ['--svc.server.port=0', ...args], {
+): Promise<ServerProcess> {
+  return startListening(binary, ['--svc.server.port=0', ...args], {
     cwd: tmpdir(),
-    env: { ...clean, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+    timeoutMs: 20_000,
   });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => {
-      reject(new Error(`the binary did not start:\n${output}`));
-    }, 20_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /Listening on http:\/\/[^:\s"]+:(\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${match[1] ?? ''}`);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the binary exited with ${String(code)}:\n${output}`));
-    });
-  });
-  return {
-    baseUrl,
-    stop: async () => {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
-    },
-  };
 }
 
 describe.skipIf(!built)(

@@ -1,4 +1,5 @@
-// Runs the server as its own process, the way `npm start` does, from the TypeScript sources.
+// Runs the server as its own process (from the TypeScript sources, through npm or as a binary)
+// and other commands of the project.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -13,6 +14,8 @@ export interface ServerProcess {
   output(): string;
   /** Resolves with the exit code once the process has ended. */
   exited(): Promise<number | null>;
+  /** Ends the process (its whole group when started detached) and waits for it. */
+  stop(): Promise<void>;
 }
 
 export interface ProcessResult {
@@ -21,24 +24,46 @@ export interface ProcessResult {
   readonly stderr: string;
 }
 
-function spawnServer(args: readonly string[], env: Readonly<Record<string, string>>): ChildProcess {
+/** The environment of this process without the server's own settings (`SVC_*`), plus `env`. */
+export function cleanEnvironment(env: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('SVC_')),
   );
-  return spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts'), ...args], {
-    cwd: root,
-    env: { ...clean, ...env },
+  return { ...clean, ...env };
+}
+
+export interface CommandOptions {
+  readonly cwd?: string;
+  /** Settings for the command, on top of the environment without `SVC_*`. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+  /** Runs the command in a process group of its own, which `stop` ends as a whole. */
+  readonly detached?: boolean;
+}
+
+function spawnCommand(
+  command: string,
+  args: readonly string[],
+  options: CommandOptions,
+): ChildProcess {
+  return spawn(command, args, {
+    cwd: options.cwd ?? root,
+    env: cleanEnvironment(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
 }
 
-/** Starts a server on a free port and waits for the line that names its address and port. */
-export function startServerProcess(
-  args: readonly string[] = [],
-  env: Readonly<Record<string, string>> = {},
-  timeoutMs = 15_000,
+/**
+ * Starts a command that runs a server (the sources, `npm start`, a binary) and waits for the
+ * line that names its address and port.
+ */
+export function startListening(
+  command: string,
+  args: readonly string[],
+  options: CommandOptions = {},
 ): Promise<ServerProcess> {
-  const child = spawnServer(['--svc.server.port=0', ...args], env);
+  const child = spawnCommand(command, args, options);
   let output = '';
   const exit = new Promise<number | null>((resolve) => {
     child.on('exit', (code) => {
@@ -49,7 +74,7 @@ export function startServerProcess(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start in time:\n${output}`));
-    }, timeoutMs);
+    }, options.timeoutMs ?? 15_000);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
       const match = /Listening on http:\/\/([^:\s"]+):(\d+)/.exec(output);
@@ -62,6 +87,15 @@ export function startServerProcess(
           baseUrl: `http://127.0.0.1:${port}`,
           output: () => output,
           exited: () => exit,
+          stop: async () => {
+            if (child.exitCode !== null || child.signalCode !== null) return;
+            if (options.detached === true && child.pid !== undefined) {
+              process.kill(-child.pid, 'SIGTERM');
+            } else {
+              child.kill('SIGTERM');
+            }
+            await exit;
+          },
         });
       }
     };
@@ -74,22 +108,46 @@ export function startServerProcess(
   });
 }
 
+/** Runs a command to its end (killed after `timeoutMs`), collecting what it prints. */
+export function runToExit(
+  command: string,
+  args: readonly string[],
+  options: CommandOptions = {},
+): Promise<ProcessResult> {
+  const child = spawnCommand(command, args, options);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+    child.once('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const SOURCES = ['--import', 'tsx', join(root, 'src/main.ts')];
+
+/** Starts a server on a free port and waits for the line that names its address and port. */
+export function startServerProcess(
+  args: readonly string[] = [],
+  env: Readonly<Record<string, string>> = {},
+  timeoutMs = 15_000,
+): Promise<ServerProcess> {
+  return startListening(process.execPath, [...SOURCES, '--svc.server.port=0', ...args], {
+    env,
+    timeoutMs,
+  });
+}
+
 /** Runs the server expecting it to stop by itself (a refused start-up). */
 export function runServerToExit(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
   timeoutMs = 15_000,
 ): Promise<ProcessResult> {
-  const child = spawnServer(args, env);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runToExit(process.execPath, [...SOURCES, ...args], { env, timeoutMs });
 }
