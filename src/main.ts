@@ -7,7 +7,7 @@ import type { App } from './app.js';
 import { createWorkerApp } from './worker-app.js';
 import type { WorkerApp } from './worker-app.js';
 import { loadSettings, readBuildInfo } from './config/index.js';
-import { isAppError } from './core/index.js';
+import { isAppError, messageOf } from './core/index.js';
 
 /**
  * High availability: the exit code of a server that lost its leadership (EX_TEMPFAIL). Started
@@ -91,9 +91,7 @@ function runWorker(worker: WorkerApp, warnings: readonly string[]): void {
   worker.client.done.then(
     () => process.exit(0),
     (error: unknown) => {
-      process.stderr.write(
-        `Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
+      process.stderr.write(`Start-up failed: ${messageOf(error)}\n`);
       process.exit(1);
     },
   );

@@ -4,6 +4,7 @@ import { bool, duration, int, mapOf, nullable, oneOf, size, stringList, text } f
 import type { Codec } from './kinds.js';
 import { ENTRY_SCHEMAS, objectList } from './list-entries.js';
 import type { ApiKeyEntry, SupervisorEntry } from './list-entries.js';
+import { messageOf } from '../core/index.js';
 
 export const PROFILE_NAMES = ['dev', 'prod', 'postgres'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -45,7 +46,7 @@ function compiles(pattern: string): string | null {
     new RegExp(pattern);
     return null;
   } catch (error) {
-    return `not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`;
+    return `not a valid regular expression: ${messageOf(error)}`;
   }
 }
 

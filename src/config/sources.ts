@@ -2,7 +2,7 @@
 // the command line. Each is read into raw entries; the loader parses and merges them.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { AppError } from '../core/index.js';
+import { AppError, messageOf } from '../core/index.js';
 import { PROFILE_NAMES } from './schema.js';
 import type { ProfileName } from './schema.js';
 import { isIgnoredEnvName, isSection, resolveDottedName, resolveEnvName } from './setting-names.js';
@@ -165,7 +165,7 @@ export function readConfigFile(file: string): SourceRead {
   try {
     document = parseYaml(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     throw settingsError(`Configuration file '${file}' is not valid YAML: ${firstLine(message)}`);
   }
   const entries: RawEntry[] = [];

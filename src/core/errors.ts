@@ -227,6 +227,11 @@ export class AppError extends Error {
   }
 }
 
+/** The message of anything thrown: an error's own message, else the value as text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }

@@ -5,6 +5,7 @@ export {
   assertNever,
   formatTemplate,
   isAppError,
+  messageOf,
 } from './errors.js';
 export type {
   AppErrorOptions,

@@ -4,7 +4,7 @@
 // counted by `svc.tracker.dropped{kind=supervisor}`; runs never wait for it.
 import jsonata from 'jsonata';
 import type { SupervisorEntry, SupervisorRule } from '../config/index.js';
-import { isAppError } from '../core/index.js';
+import { messageOf } from '../core/index.js';
 import type { ExecutionEvent, ExecutionManager } from '../executions/index.js';
 import type { Meters } from '../observability/index.js';
 import type { AuditLog } from './audit-log.js';
@@ -125,7 +125,7 @@ class RuleSupervisor {
       audit.record({
         ...target,
         outcome: 'REFUSED',
-        reason: isAppError(error) || error instanceof Error ? error.message : String(error),
+        reason: messageOf(error),
       });
       meters.count('svc.supervisor.commands', { id: this.#id, outcome: 'REFUSED' });
     }

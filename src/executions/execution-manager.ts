@@ -2,7 +2,7 @@
 // runs it on the engine, and keeps its record, results and logs in the registry.
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { AppError } from '../core/index.js';
+import { AppError, messageOf } from '../core/index.js';
 import type { Meters, Tracer } from '../observability/index.js';
 import type { Clock, IdGenerator } from '../core/index.js';
 import {
@@ -572,7 +572,7 @@ export class ExecutionManager {
         await this.recover(executionId);
       } catch (error) {
         this.#deps.logger.warn(
-          { executionId, error: error instanceof Error ? error.message : String(error) },
+          { executionId, error: messageOf(error) },
           'Interrupted run not resumed',
         );
       }
@@ -1211,7 +1211,7 @@ export class ExecutionManager {
     try {
       child = await this.#launchChild(request, parent);
     } catch (error) {
-      throw StepFailure.nonRetryable(error instanceof Error ? error.message : String(error), error);
+      throw StepFailure.nonRetryable(messageOf(error), error);
     }
     const live = this.#live.get(parent.executionId);
     if (live !== undefined) (live.children ??= new Set()).add(child.executionId);

@@ -4,6 +4,7 @@
 // cannot renew it before it expires, stops leading at once (fencing): by then another server
 // may have taken it, and two leaders would run the same work twice.
 import { performance } from 'node:perf_hooks';
+import { messageOf } from '../core/index.js';
 
 /** The leader lease as leadership needs it (PostgreSQL's `leader_lease` row). */
 export interface LeaderLease {
@@ -253,8 +254,4 @@ export class Leadership implements LeaderRole {
     this.#lastProblem = problem;
     this.#options.logger.warn({ err: problem }, message);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 
 export { z };
+export { messageOf } from '../core/index.js';
 
 export type NodeKind = 'trigger' | 'processor' | 'terminal';
 

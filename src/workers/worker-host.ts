@@ -18,6 +18,7 @@ import type {
 import { fromWireMessage, toWireEmit } from './protocol.js';
 import type { OpenMessage, ProcessMessage, WorkerMessage } from './protocol.js';
 import type { WorkersLogger } from './workers-logger.js';
+import { messageOf } from '../core/index.js';
 
 export interface WorkerHostOptions {
   readonly catalog: PluginCatalog;
@@ -47,10 +48,6 @@ interface OpenNode {
 interface RunningCall {
   readonly node: OpenNode;
   readonly controller: AbortController;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Plugins log on the worker, tagged with the run and node they belong to. */

@@ -2,7 +2,7 @@
 // wraps every plugin the same way: control gates, retries with backoff, element and idle
 // timeouts, onError, trigger rules, results, accounting, and cancellation (SPEC "States and
 // transitions", CONTRACT section 4 run and node controls).
-import { AppError } from '../../core/index.js';
+import { AppError, messageOf } from '../../core/index.js';
 import { DEFAULT_SAFEGUARDS, StepFailure, isStreamNode } from '../../plugin-api/index.js';
 import type {
   Emit,
@@ -577,10 +577,6 @@ class ElementTimeout extends Error {}
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export class WorkflowRun {

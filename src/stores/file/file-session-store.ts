@@ -2,7 +2,7 @@
 // one JSON file per record, replaced atomically and fsynced, so no acknowledged write is lost.
 import { mkdir, readFile, readdir, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError, KeyedLock, isAppError } from '../../core/index.js';
+import { AppError, isAppError, KeyedLock, messageOf } from '../../core/index.js';
 import type { SessionRecord, SessionStore, WorkflowRecord } from '../../engine/index.js';
 import { checkSessionRecord, checkWorkflowRecord } from '../shared/check-record.js';
 import type { CheckedRecord } from '../shared/check-record.js';
@@ -463,8 +463,4 @@ function asStoreFailure(error: unknown, action: string): AppError {
     params: { detail: `${action}: ${messageOf(error)}` },
     cause: error,
   });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

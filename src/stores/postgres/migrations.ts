@@ -3,6 +3,7 @@
 // JSON is kept as text, not jsonb: it reads back exactly as written (jsonb reorders keys and
 // refuses the \u0000 escape a payload may hold), and the server never queries inside it.
 import type pg from 'pg';
+import { messageOf } from '../../core/index.js';
 
 export interface Migration {
   readonly version: number;
@@ -212,8 +213,4 @@ async function grantRuntime(client: pg.ClientBase, s: string, role: string): Pro
     REVOKE INSERT, UPDATE, DELETE ON ${s}.schema_version FROM ${role};
     GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${s} TO ${role};
   `);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,7 +6,7 @@ import { userInfo } from 'node:os';
 import pg from 'pg';
 import { AppError } from '../../core/index.js';
 import { MigrationProblem, SCHEMA_VERSION, migrate } from './migrations.js';
-import { messageOf } from './pg-errors.js';
+import { driverMessageOf } from './pg-errors.js';
 
 export interface PostgresDatabaseOptions {
   /** `svc.db.url`: the run-time account, which needs no right to change the schema. */
@@ -118,7 +118,7 @@ export class PostgresDatabase {
       const result = await pool.query<{ role: string }>('SELECT current_user AS role');
       runtimeRole = result.rows[0]?.role ?? '';
     } catch (error) {
-      throw setupFailed(`cannot connect with svc.db.url: ${messageOf(error)}`, error);
+      throw setupFailed(`cannot connect with svc.db.url: ${driverMessageOf(error)}`, error);
     }
     const migration = await this.#migrate(runtimeRole);
     let schemaVersion: number;
@@ -129,7 +129,7 @@ export class PostgresDatabase {
       schemaVersion = result.rows[0]?.version ?? 0;
     } catch (error) {
       throw setupFailed(
-        `the run-time account '${runtimeRole}' of svc.db.url cannot read schema '${this.schema}': ${messageOf(error)}`,
+        `the run-time account '${runtimeRole}' of svc.db.url cannot read schema '${this.schema}': ${driverMessageOf(error)}`,
         error,
       );
     }
@@ -153,7 +153,10 @@ export class PostgresDatabase {
       await client.connect();
     } catch (error) {
       await client.end().catch(() => undefined);
-      throw setupFailed(`cannot connect with svc.db.migration-url: ${messageOf(error)}`, error);
+      throw setupFailed(
+        `cannot connect with svc.db.migration-url: ${driverMessageOf(error)}`,
+        error,
+      );
     }
     try {
       return await migrate(client, this.schema, runtimeRole);
@@ -162,7 +165,7 @@ export class PostgresDatabase {
       const detail =
         error instanceof MigrationProblem
           ? error.message
-          : `schema migration to version ${SCHEMA_VERSION} failed: ${messageOf(error)}`;
+          : `schema migration to version ${SCHEMA_VERSION} failed: ${driverMessageOf(error)}`;
       throw setupFailed(
         `${detail} (svc.db.migration-url${role === undefined ? '' : `, account '${role}'`}; it must be able to create and change schema '${this.schema}')`,
         error,

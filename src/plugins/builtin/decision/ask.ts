@@ -3,7 +3,7 @@
 // run's and the session's approvals and answered through the signal call, whose `payload`
 // (or else `comment`) is the answer. Rejecting it answers too, with `approved: false`.
 import Handlebars from 'handlebars';
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
 import { requireOneOf } from '../schemas.js';
 
 /** SPEC "Node-level engine settings": a signal wait defaults to 3600 s. */
@@ -51,7 +51,7 @@ export const askPlugin = definePlugin({
         try {
           question = render(message.payload, { data: { messageId: message.id } });
         } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
+          const reason = messageOf(error);
           throw StepFailure.nonRetryable(`ASK question template failed: ${reason}`, error);
         }
         const answer = await ctx.awaitSignal({

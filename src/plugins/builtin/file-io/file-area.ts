@@ -5,7 +5,7 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import { StepFailure } from '../../../plugin-api/index.js';
+import { messageOf, StepFailure } from '../../../plugin-api/index.js';
 import type { Message } from '../../../plugin-api/index.js';
 
 export const FILES_OFF = 'File access is disabled: set svc.files.base-dir';
@@ -31,7 +31,7 @@ export function filePathOf(text: string): (message: Message) => string {
     try {
       return template(message.payload, { data: { messageId: message.id } });
     } catch (error) {
-      throw StepFailure.nonRetryable(`File path template failed: ${reasonOf(error)}`, error);
+      throw StepFailure.nonRetryable(`File path template failed: ${messageOf(error)}`, error);
     }
   };
 }
@@ -104,7 +104,7 @@ export class FileArea {
 export function fileFailure(what: string, error: unknown): StepFailure {
   if (error instanceof StepFailure) return error;
   const code = codeOf(error);
-  const text = `${what}: ${code ?? reasonOf(error)}`;
+  const text = `${what}: ${code ?? messageOf(error)}`;
   return code !== undefined && RETRYABLE_CODES.has(code)
     ? StepFailure.retryable(text, error)
     : StepFailure.nonRetryable(text, error);
@@ -113,8 +113,4 @@ export function fileFailure(what: string, error: unknown): StepFailure {
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

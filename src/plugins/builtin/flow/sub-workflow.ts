@@ -1,5 +1,5 @@
 // SUB_WORKFLOW: runs another workflow per message (CONTRACT section 2; nesting depth 5).
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
 
 export const subWorkflowPlugin = definePlugin({
   type: 'SUB_WORKFLOW',
@@ -36,7 +36,3 @@ export const subWorkflowPlugin = definePlugin({
   }),
   outputPorts: () => ['out'],
 });
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -2,7 +2,7 @@
 // and output filters, prompt budget and per-provider rate (SPEC Workflow-author safeguards):
 // a refused call fails as bad input and is not retried.
 import Handlebars from 'handlebars';
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
 import type {
   Emit,
   Message,
@@ -212,7 +212,7 @@ function templateOf(text: string): (message: Message) => string {
     try {
       return template(message.payload, { data: { messageId: message.id } });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       throw StepFailure.nonRetryable(`LLM_CALL template failed: ${reason}`, error);
     }
   };

@@ -2,7 +2,7 @@
 // once per message, under the server's allow-list and argument filters (SPEC Workflow-author
 // safeguards): a refused call fails as bad input and is not retried.
 import Handlebars from 'handlebars';
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
 import type {
   Emit,
   Message,
@@ -184,7 +184,7 @@ function rendererOf(value: unknown): Renderer {
       try {
         return template(payload);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = messageOf(error);
         throw StepFailure.nonRetryable(`MCP_TOOL_CALL argument template failed: ${reason}`, error);
       }
     };

@@ -3,7 +3,7 @@
 // own for the run and closes it when the node ends.
 import { userInfo } from 'node:os';
 import pg from 'pg';
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
 import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
 
 /** Connections one node holds at most. */
@@ -175,7 +175,7 @@ function failure(what: string, error: unknown): StepFailure {
   // SQLSTATE codes are five characters; Node's own codes (ECONNRESET, EPIPE) are not one.
   const sqlState =
     typeof code === 'string' && /^[0-9FHPX][0-9A-Z]{4}$/.test(code) ? code : undefined;
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = messageOf(error);
   const text = `SQL query: ${what}: ${reason}${sqlState === undefined ? '' : ` (SQLSTATE ${sqlState})`}`;
   const retryable =
     sqlState === undefined ||

@@ -1,7 +1,7 @@
 // MAPPER: reshapes each payload by projection, template or script (CONTRACT section 2).
 // SCRIPT mode exists only in builds with the script-js optional plugin (SPEC Build-time choices).
 import Handlebars from 'handlebars';
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { compileExpression } from '../runtime/expressions.js';
 import { handlebarsTemplate, jsonataExpression } from '../schemas.js';
@@ -103,7 +103,7 @@ function render(text: string): MessageProcessor {
         return { payload: template(message.payload) };
       } catch (error) {
         // e.g. a missing helper: the same input fails again, so it is not retried.
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = messageOf(error);
         throw StepFailure.nonRetryable(`Template failed: ${reason}`, error);
       }
     },

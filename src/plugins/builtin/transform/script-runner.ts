@@ -6,7 +6,7 @@
 // memory limit.
 import { getQuickJS } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
-import { StepFailure } from '../../../plugin-api/index.js';
+import { messageOf, StepFailure } from '../../../plugin-api/index.js';
 import type { Message, MessageProcessor, NodeContext, NodeLog } from '../../../plugin-api/index.js';
 
 /**
@@ -35,7 +35,7 @@ export function scriptProblem(script: string): string | undefined {
     new Function('payload', 'message', script);
     return undefined;
   } catch (error) {
-    return `Invalid script: ${error instanceof Error ? error.message : String(error)}`;
+    return `Invalid script: ${messageOf(error)}`;
   }
 }
 
