@@ -92,15 +92,11 @@ class FileCheckpointWriter extends RoundPump<Buffer[]> implements CheckpointWrit
   #unsynced = 0;
   /** A group-commit sync under way beside the writes; it never rejects (see `#fail`). */
   #syncing: Promise<void> | undefined;
-  /** False once the writer closed, failed or was discarded. */
-  #taking = true;
-  #failure: AppError | undefined;
-  #closing: Promise<void> | undefined;
   /** Set once the handle is closed for good; a late flush must not open the file again. */
   #released = false;
 
   constructor(file: ExecutionFile, tally: ByteTally, dir: string, pool: ChunkPool) {
-    super({ batchBytes: BATCH_BYTES, highWaterBytes: HIGH_WATER_BYTES });
+    super({ batchBytes: BATCH_BYTES, highWaterBytes: HIGH_WATER_BYTES }, file.executionId);
     this.#file = file;
     this.#tally = tally;
     this.#dir = dir;
@@ -126,22 +122,16 @@ class FileCheckpointWriter extends RoundPump<Buffer[]> implements CheckpointWrit
     return this.commit(line);
   }
 
-  /** Writes and forces what is buffered, then releases the file; rejects after a failure. */
-  close(): Promise<void> {
-    this.#closing ??= this.#close();
-    return this.#closing;
-  }
-
   append(line: string): Promise<void> | undefined {
-    if (!this.#taking) return undefined;
+    if (!this.taking) return undefined;
     this.#batch.append(line);
     return this.afterAppend(this.#batch.pending);
   }
 
   /** Appends a line and resolves once it and everything before it is forced to storage. */
   commit(line: string): Promise<void> {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    if (!this.#taking) return Promise.reject(checkpointFailure('the checkpoint writer is closed'));
+    const refused = this.refusal();
+    if (refused !== undefined) return Promise.reject(refused);
     this.#batch.append(line);
     return this.request(true);
   }
@@ -151,28 +141,7 @@ class FileCheckpointWriter extends RoundPump<Buffer[]> implements CheckpointWrit
     return this.request(false);
   }
 
-  /** For a dropped execution: stops at once, without writing what is buffered. */
-  async discard(): Promise<void> {
-    this.#taking = false;
-    this.#failure ??= checkpointFailure(
-      `the checkpoints of execution '${this.#file.executionId}' were dropped`,
-    );
-    this.#batch.clear();
-    this.releaseDrained();
-    await this.settled();
-    await this.#release();
-  }
-
-  async #close(): Promise<void> {
-    this.#taking = false;
-    try {
-      await this.request(true);
-    } finally {
-      await this.#release();
-    }
-  }
-
-  async #release(): Promise<void> {
+  protected async release(): Promise<void> {
     // The file is not closed under a sync still using it.
     await this.#syncing;
     const handle = this.#handle;
@@ -190,8 +159,8 @@ class FileCheckpointWriter extends RoundPump<Buffer[]> implements CheckpointWrit
     return this.#batch.takeChunks();
   }
 
-  protected get failure(): AppError | undefined {
-    return this.#failure;
+  protected clearBuffer(): void {
+    this.#batch.clear();
   }
 
   protected override roundDone(chunks: Buffer[]): void {
@@ -221,7 +190,7 @@ class FileCheckpointWriter extends RoundPump<Buffer[]> implements CheckpointWrit
         // A marker is durable only once a group-commit sync under way has succeeded too:
         // after a failed one, pages written before this marker may be lost.
         await Promise.all([handle.sync(), this.#syncing]);
-        return this.#failure;
+        return this.failure;
       }
       if (this.#unsynced >= SYNC_AFTER_BYTES && this.#syncing === undefined) {
         // A group-commit point: the writes of a long run reach the disk beside the next
@@ -248,9 +217,7 @@ class FileCheckpointWriter extends RoundPump<Buffer[]> implements CheckpointWrit
 
   /** Ends the writer: the file may hold a torn line or have lost pages. */
   #fail(error: unknown): AppError {
-    this.#taking = false;
-    this.#failure ??= checkpointFailure(`cannot write checkpoints to '${this.#file.path}'`, error);
-    return this.#failure;
+    return this.fail(checkpointFailure(`cannot write checkpoints to '${this.#file.path}'`, error));
   }
 
   /**

@@ -2,9 +2,11 @@
 // recorded is buffered; a pump writes it in rounds, one at a time: a round takes everything
 // buffered and every caller waiting when it starts, so end markers arriving while a write is
 // under way share the single next round (group commit). A recording node waits once too much
-// waits to be written (back-pressure), as it waits for a full edge. Adapters keep the buffer
-// and say how a round is written.
+// waits to be written (back-pressure), as it waits for a full edge. The pump also owns the
+// writer's life: taking records, closing once, failing for good and being discarded. Adapters
+// keep the buffer and say how a round is written.
 import type { AppError } from '../../core/index.js';
+import { checkpointFailure } from './checkpoint-errors.js';
 
 interface Waiter {
   readonly resolve: () => void;
@@ -20,6 +22,11 @@ export interface RoundPumpLimits {
 
 export abstract class RoundPump<TRound> {
   readonly #limits: RoundPumpLimits;
+  readonly #executionId: string;
+  /** False once the writer closed, failed or was discarded. */
+  #taking = true;
+  #failure: AppError | undefined;
+  #closing: Promise<void> | undefined;
   /** Callers waiting for what is buffered to be written, and forced to storage if `#sync`. */
   #waiters: Waiter[] = [];
   #sync = false;
@@ -28,8 +35,26 @@ export abstract class RoundPump<TRound> {
   #drained: Promise<void> | undefined;
   #onDrained: (() => void) | undefined;
 
-  protected constructor(limits: RoundPumpLimits) {
+  protected constructor(limits: RoundPumpLimits, executionId: string) {
     this.#limits = limits;
+    this.#executionId = executionId;
+  }
+
+  /** Writes what is buffered, forces it to storage and releases the writer; rejects after a failure. */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  /** For a dropped execution: stops at once, without writing what is buffered. */
+  async discard(): Promise<void> {
+    this.fail(
+      checkpointFailure(`the checkpoints of execution '${this.#executionId}' were dropped`),
+    );
+    this.clearBuffer();
+    this.#releaseDrained();
+    while (this.#pumping !== undefined) await this.#pumping;
+    await this.release();
   }
 
   /** Bytes buffered and not yet taken by a round (an estimate is enough). */
@@ -44,8 +69,35 @@ export abstract class RoundPump<TRound> {
    */
   protected abstract writeRound(round: TRound, sync: boolean): Promise<AppError | undefined>;
 
+  /** Throws away what is buffered (the execution was dropped). */
+  protected abstract clearBuffer(): void;
+
+  /** Lets go of the writer's storage once it wrote its last round or was discarded. */
+  protected abstract release(): Promise<void> | void;
+
+  /** Whether records are still taken: not once the writer closed, failed or was discarded. */
+  protected get taking(): boolean {
+    return this.#taking;
+  }
+
   /** The failure that ended the writer; its rounds are not written. */
-  protected abstract get failure(): AppError | undefined;
+  protected get failure(): AppError | undefined {
+    return this.#failure;
+  }
+
+  /** Ends the writer for good; the first failure stands and is answered. */
+  protected fail(failure: AppError): AppError {
+    this.#taking = false;
+    this.#failure ??= failure;
+    return this.#failure;
+  }
+
+  /** Why a record that must be written is refused: the failure, or the close. */
+  protected refusal(): AppError | undefined {
+    if (this.#failure !== undefined) return this.#failure;
+    if (!this.#taking) return checkpointFailure('the checkpoint writer is closed');
+    return undefined;
+  }
 
   /** A round is done with (written or not): its buffers may be reused. */
   protected roundDone?(round: TRound): void;
@@ -63,8 +115,12 @@ export abstract class RoundPump<TRound> {
     }));
   }
 
-  /** Resolves once everything buffered so far is written, and forced to storage if `sync`. */
+  /**
+   * Resolves once everything buffered so far is written, and forced to storage if `sync`;
+   * rejects with the failure that ended the writer.
+   */
   protected request(sync: boolean): Promise<void> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const done = new Promise<void>((resolve, reject) => {
       this.#waiters.push({ resolve, reject });
     });
@@ -73,17 +129,21 @@ export abstract class RoundPump<TRound> {
     return done;
   }
 
-  /** Lets nodes held by back-pressure go on, e.g. when the buffer is thrown away. */
-  protected releaseDrained(): void {
+  /** Lets nodes held by back-pressure go on: the pump took their records, or they were dropped. */
+  #releaseDrained(): void {
     const resolve = this.#onDrained;
     this.#drained = undefined;
     this.#onDrained = undefined;
     resolve?.();
   }
 
-  /** Resolves once no round is under way. */
-  protected async settled(): Promise<void> {
-    while (this.#pumping !== undefined) await this.#pumping;
+  async #close(): Promise<void> {
+    this.#taking = false;
+    try {
+      await this.request(true);
+    } finally {
+      await this.release();
+    }
   }
 
   #startPump(): void {
@@ -102,12 +162,12 @@ export abstract class RoundPump<TRound> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     while (this.#waiters.length > 0 || this.pendingBytes >= this.#limits.batchBytes) {
       const round = this.takeRound();
-      this.releaseDrained();
+      this.#releaseDrained();
       const waiters = this.#waiters;
       const sync = this.#sync;
       this.#waiters = [];
       this.#sync = false;
-      const failure = this.failure ?? (await this.writeRound(round, sync));
+      const failure = this.#failure ?? (await this.writeRound(round, sync));
       this.roundDone?.(round);
       for (const waiter of waiters) {
         if (failure === undefined) waiter.resolve();

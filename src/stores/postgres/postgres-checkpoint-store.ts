@@ -99,14 +99,11 @@ class PostgresCheckpointWriter extends RoundPump<Round> implements CheckpointWri
   #pendingBytes = 0;
   /** The node track each node id currently records into. */
   readonly #tracks = new Map<string, NodeTrack>();
-  #taking = true;
-  #failure: AppError | undefined;
-  #closing: Promise<void> | undefined;
   /** The last round committed without waiting for the disk. */
   #unsynced = false;
 
   constructor(rounds: RoundWriter, entry: ExecutionEntry, tally: ByteTally) {
-    super({ batchBytes: BATCH_BYTES, highWaterBytes: HIGH_WATER_BYTES });
+    super({ batchBytes: BATCH_BYTES, highWaterBytes: HIGH_WATER_BYTES }, entry.executionId);
     this.#rounds = rounds;
     this.#entry = entry;
     this.#tally = tally;
@@ -115,7 +112,7 @@ class PostgresCheckpointWriter extends RoundPump<Round> implements CheckpointWri
   /** A node recorded again (by a resumed run) starts afresh: its earlier rows go. */
   node(nodeId: string): NodeRecorder {
     const track: NodeTrack = { nodeId, seq: 0 };
-    if (this.#taking) {
+    if (this.taking) {
       const round = this.#round;
       if (this.#tracks.has(nodeId)) {
         // Begun again by this writer: what it recorded before and has not written yet is not
@@ -139,22 +136,16 @@ class PostgresCheckpointWriter extends RoundPump<Round> implements CheckpointWri
       const action = `cannot store the approval of message '${answer.messageId}' as JSON`;
       return Promise.reject(storeFailure(action, error));
     }
-    const refused = this.#refusal();
+    const refused = this.refusal();
     if (refused !== undefined) return Promise.reject(refused);
     this.#round.approvals.push(json);
     this.#pendingBytes += json.length;
-    return this.#request(true);
-  }
-
-  /** Writes what is buffered and commits it durably; rejects after a failure. */
-  close(): Promise<void> {
-    this.#closing ??= this.#close();
-    return this.#closing;
+    return this.request(true);
   }
 
   /** Whether records of `track` are still taken: it is the node's current track. */
   takes(track: NodeTrack): boolean {
-    return this.#taking && this.#tracks.get(track.nodeId) === track;
+    return this.taking && this.#tracks.get(track.nodeId) === track;
   }
 
   append(row: MessageRow): Promise<void> | undefined {
@@ -165,52 +156,24 @@ class PostgresCheckpointWriter extends RoundPump<Round> implements CheckpointWri
 
   /** Marks the node complete once everything recorded before is durable. */
   end(track: NodeTrack): Promise<void> {
-    const refused = this.#refusal();
+    const refused = this.refusal();
     if (refused !== undefined) return Promise.reject(refused);
     if (this.#tracks.get(track.nodeId) === track) this.#round.ended.add(track.nodeId);
-    return this.#request(true);
+    return this.request(true);
   }
 
   /** Resolves once everything recorded so far is in the database, not necessarily durable. */
   flush(): Promise<void> {
-    return this.#request(false);
+    return this.request(false);
   }
 
-  /** For a dropped execution: stops at once, without writing what is buffered. */
-  async discard(): Promise<void> {
-    this.#taking = false;
-    this.#failure ??= storeFailure(
-      `the checkpoints of execution '${this.#entry.executionId}' were dropped`,
-    );
+  protected clearBuffer(): void {
     this.#round = emptyRound();
     this.#pendingBytes = 0;
-    this.releaseDrained();
-    await this.settled();
-    this.#release();
   }
 
-  #refusal(): AppError | undefined {
-    if (this.#failure !== undefined) return this.#failure;
-    if (!this.#taking) return storeFailure('the checkpoint writer is closed');
-    return undefined;
-  }
-
-  async #close(): Promise<void> {
-    this.#taking = false;
-    try {
-      await this.#request(true);
-    } finally {
-      this.#release();
-    }
-  }
-
-  #release(): void {
+  protected release(): void {
     if (this.#entry.writer === this) this.#entry.writer = undefined;
-  }
-
-  #request(sync: boolean): Promise<void> {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    return this.request(sync);
   }
 
   protected get pendingBytes(): number {
@@ -222,10 +185,6 @@ class PostgresCheckpointWriter extends RoundPump<Round> implements CheckpointWri
     this.#round = emptyRound();
     this.#pendingBytes = 0;
     return round;
-  }
-
-  protected get failure(): AppError | undefined {
-    return this.#failure;
   }
 
   protected async writeRound(round: Round, sync: boolean): Promise<AppError | undefined> {
@@ -241,12 +200,9 @@ class PostgresCheckpointWriter extends RoundPump<Round> implements CheckpointWri
       this.#tally.bytes += added;
       return undefined;
     } catch (error) {
-      this.#taking = false;
-      this.#failure ??= storeFailure(
-        `cannot write the checkpoints of execution '${entry.executionId}'`,
-        error,
+      return this.fail(
+        storeFailure(`cannot write the checkpoints of execution '${entry.executionId}'`, error),
       );
-      return this.#failure;
     }
   }
 }
