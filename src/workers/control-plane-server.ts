@@ -3,14 +3,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
-import { AppError } from '../core/index.js';
+import { AppError, messageOf } from '../core/index.js';
 import type { Settings } from '../config/index.js';
 import {
-  LineDecoder,
   MISSED_HEARTBEATS,
   PROTOCOL_VERSION,
   encodeLine,
   parseWorkerMessage,
+  readLines,
 } from './protocol.js';
 import type { ControlMessage, HelloMessage, RefusalReason } from './protocol.js';
 import { readTlsBundle } from './tls-bundle.js';
@@ -170,7 +170,6 @@ export class ControlPlaneServer {
     this.#sockets.add(socket);
     socket.setNoDelay(true);
     const address = `${socket.remoteAddress ?? 'unknown'}:${socket.remotePort ?? 0}`;
-    const decoder = new LineDecoder();
     let workerId: string | undefined;
     let reason = 'The connection closed';
     const send = (message: ControlMessage): void => {
@@ -192,55 +191,47 @@ export class ControlPlaneServer {
       // A peer that does not close its side is not waited for.
       setTimeout(() => socket.destroy(), 1_000).unref();
     };
-    socket.on('data', (chunk: Buffer) => {
-      let lines: string[];
+    const onLine = (line: string): boolean => {
+      let message;
       try {
-        lines = decoder.push(chunk);
+        message = parseWorkerMessage(line);
       } catch (error) {
-        drop((error as Error).message);
-        return;
+        if (workerId === undefined) refuse('hello', messageOf(error));
+        else drop(messageOf(error));
+        return false;
       }
-      for (const line of lines) {
-        if (socket.destroyed) return;
-        let message;
-        try {
-          message = parseWorkerMessage(line);
-        } catch (error) {
-          if (workerId === undefined) refuse('hello', (error as Error).message);
-          else drop((error as Error).message);
-          return;
-        }
-        if (workerId !== undefined) {
-          registry.receive(workerId, message);
-          continue;
-        }
-        if (message.type !== 'hello') {
-          refuse('hello', 'A worker must start with hello');
-          return;
-        }
-        const refusal = this.#check(message);
-        if (refusal !== undefined) {
-          refuse(refusal.reason, refusal.message);
-          return;
-        }
-        clearTimeout(helloTimer);
-        workerId = registry.add(message, { send, close: drop }, { address, secure });
-        send({ type: 'welcome', workerId, heartbeatMs: this.#options.heartbeatMs });
-        this.#welcomed.add(socket);
-        logger.info(
-          {
-            workerId,
-            name: message.name,
-            pool: message.pool,
-            slots: message.slots,
-            pluginTypes: message.pluginTypes,
-            address,
-            secure,
-          },
-          `Worker '${message.name}' connected`,
-        );
+      if (workerId !== undefined) {
+        registry.receive(workerId, message);
+        return true;
       }
-    });
+      if (message.type !== 'hello') {
+        refuse('hello', 'A worker must start with hello');
+        return false;
+      }
+      const refusal = this.#check(message);
+      if (refusal !== undefined) {
+        refuse(refusal.reason, refusal.message);
+        return false;
+      }
+      clearTimeout(helloTimer);
+      workerId = registry.add(message, { send, close: drop }, { address, secure });
+      send({ type: 'welcome', workerId, heartbeatMs: this.#options.heartbeatMs });
+      this.#welcomed.add(socket);
+      logger.info(
+        {
+          workerId,
+          name: message.name,
+          pool: message.pool,
+          slots: message.slots,
+          pluginTypes: message.pluginTypes,
+          address,
+          secure,
+        },
+        `Worker '${message.name}' connected`,
+      );
+      return true;
+    };
+    readLines(socket, onLine, drop);
     socket.on('error', (error) => {
       reason = error.message;
     });

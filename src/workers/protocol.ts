@@ -1,7 +1,9 @@
 // The wire protocol between the control plane and its remote workers: one JSON object per
 // line, over one persistent TCP (or TLS) connection per worker (docs/workers.md).
+import type { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
+import { messageOf } from '../core/index.js';
 import type { Emit, Message, PluginMeasure } from '../plugin-api/index.js';
 
 /** Raised by the worker and refused by a control plane that speaks another version. */
@@ -198,6 +200,30 @@ export class LineDecoder {
       throw new ProtocolError(`A line is longer than ${this.#maxChars} characters`);
     }
   }
+}
+
+/**
+ * Hands each line a connection receives to `onLine`, in order, while `onLine` answers true
+ * and the connection is up. A stream that is not lines (one too long) goes to `drop`.
+ */
+export function readLines(
+  socket: Duplex,
+  onLine: (line: string) => boolean,
+  drop: (reason: string) => void,
+): void {
+  const decoder = new LineDecoder();
+  socket.on('data', (chunk: Buffer) => {
+    let lines: string[];
+    try {
+      lines = decoder.push(chunk);
+    } catch (error) {
+      drop(messageOf(error));
+      return;
+    }
+    for (const line of lines) {
+      if (socket.destroyed || !onLine(line)) return;
+    }
+  });
 }
 
 /** A payload as it travels: byte arrays as base64, anything else as JSON. */

@@ -2,12 +2,13 @@
 // until the connection ends, and a new connection after a backoff (docs/workers.md).
 import net from 'node:net';
 import tls from 'node:tls';
+import { messageOf } from '../core/index.js';
 import {
-  LineDecoder,
   MISSED_HEARTBEATS,
   PROTOCOL_VERSION,
   encodeLine,
   parseControlMessage,
+  readLines,
 } from './protocol.js';
 import type { ControlMessage, RefusalReason, WorkerMessage } from './protocol.js';
 import type { TlsBundle } from './tls-bundle.js';
@@ -170,7 +171,6 @@ export class WorkerClient {
               ...(net.isIP(host) === 0 ? { servername: host } : {}),
             });
       this.#socket = socket;
-      const decoder = new LineDecoder();
       let welcomed = false;
       let refused: WorkerRefusedError | undefined;
       let reason = 'The connection closed';
@@ -251,25 +251,22 @@ export class WorkerClient {
             return;
         }
       };
-      socket.on('data', (chunk: Buffer) => {
+      socket.on('data', () => {
         lastHeard = Date.now();
-        let lines: string[];
-        try {
-          lines = decoder.push(chunk);
-        } catch (error) {
-          drop((error as Error).message);
-          return;
-        }
-        for (const line of lines) {
-          if (socket.destroyed) return;
+      });
+      readLines(
+        socket,
+        (line) => {
           try {
             handle(parseControlMessage(line));
+            return true;
           } catch (error) {
-            drop((error as Error).message);
-            return;
+            drop(messageOf(error));
+            return false;
           }
-        }
-      });
+        },
+        drop,
+      );
       socket.on('error', (error: Error) => {
         reason = error.message;
       });
