@@ -6,7 +6,7 @@ import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import { messageOf, StepFailure } from '../../../plugin-api/index.js';
-import type { Message } from '../../../plugin-api/index.js';
+import type { Message, MessageProcessor, NodeSetup } from '../../../plugin-api/index.js';
 
 export const FILES_OFF = 'File access is disabled: set svc.files.base-dir';
 
@@ -24,6 +24,26 @@ export interface AreaFile {
  * The node's `path`, rendered per message when it holds a Handlebars placeholder: the payload
  * is the context and `@messageId` the message id, so each message may name a file of its own.
  */
+/**
+ * The node `make` builds on the configured file area; without one (`svc.files.base-dir`
+ * unset), a node that fails every message, so a workflow still validates and says why it
+ * cannot run.
+ */
+export function inFileArea(
+  setup: NodeSetup,
+  make: (area: FileArea) => MessageProcessor,
+): MessageProcessor {
+  const baseDir = setup.safeguards.filesBaseDir;
+  if (baseDir === null) {
+    return {
+      process: () => {
+        throw StepFailure.nonRetryable(FILES_OFF);
+      },
+    };
+  }
+  return make(new FileArea(baseDir));
+}
+
 export function filePathOf(text: string): (message: Message) => string {
   if (!text.includes('{{')) return () => text;
   const template = Handlebars.compile(text, { noEscape: true, strict: false });

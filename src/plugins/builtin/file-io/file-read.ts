@@ -1,10 +1,11 @@
 // FILE_READ (optional plugin file-io): reads a file inside `svc.files.base-dir` per message
 // and emits `{ path, content }`.
 import { readFile } from 'node:fs/promises';
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, z } from '../../../plugin-api/index.js';
 import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
 import { handlebarsTemplate } from '../schemas.js';
-import { FILES_OFF, FileArea, fileFailure, filePathOf } from './file-area.js';
+import type { FileArea } from './file-area.js';
+import { fileFailure, filePathOf, inFileArea } from './file-area.js';
 import { fileEncoding } from './file-encoding.js';
 import type { FileEncoding } from './file-encoding.js';
 
@@ -32,17 +33,8 @@ export const fileReadPlugin = definePlugin({
   description: 'Reads a file per message and emits { path, content }.',
   configSchema,
   outputPorts: () => ['out'],
-  create: (config, setup) => {
-    const baseDir = setup.safeguards.filesBaseDir;
-    if (baseDir === null) {
-      return {
-        process: () => {
-          throw StepFailure.nonRetryable(FILES_OFF);
-        },
-      };
-    }
-    return new FileRead(new FileArea(baseDir), filePathOf(config.path), config.encoding);
-  },
+  create: (config, setup) =>
+    inFileArea(setup, (area) => new FileRead(area, filePathOf(config.path), config.encoding)),
 });
 
 class FileRead implements MessageProcessor {

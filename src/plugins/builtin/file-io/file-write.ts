@@ -6,8 +6,8 @@ import path from 'node:path';
 import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
 import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
 import { handlebarsTemplate } from '../schemas.js';
-import { FILES_OFF, FileArea, fileFailure, filePathOf } from './file-area.js';
-import type { AreaFile } from './file-area.js';
+import { fileFailure, filePathOf, inFileArea } from './file-area.js';
+import type { AreaFile, FileArea } from './file-area.js';
 import { fileEncoding } from './file-encoding.js';
 import type { FileEncoding } from './file-encoding.js';
 
@@ -39,17 +39,7 @@ export const fileWritePlugin = definePlugin({
     'Writes each payload to a file, replacing it or appending to it; emits { path, bytes }.',
   configSchema,
   outputPorts: () => ['out'],
-  create: (config, setup) => {
-    const baseDir = setup.safeguards.filesBaseDir;
-    if (baseDir === null) {
-      return {
-        process: () => {
-          throw StepFailure.nonRetryable(FILES_OFF);
-        },
-      };
-    }
-    return new FileWrite(new FileArea(baseDir), config);
-  },
+  create: (config, setup) => inFileArea(setup, (area) => new FileWrite(area, config)),
 });
 
 /**
