@@ -41,7 +41,7 @@ import {
   registerWorkflowRoutes,
 } from './http/index.js';
 import { MCP_TOOLS, registerMcpEndpoint } from './mcp/index.js';
-import { Meters, createLoggers } from './observability/index.js';
+import { Meters, loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry, createSafeguards } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
@@ -115,13 +115,7 @@ interface Address {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { settings, buildInfo } = options;
-  const loggers =
-    options.loggers ??
-    createLoggers({
-      root: settings['svc.logging.level.root'],
-      app: settings['svc.logging.level.app'],
-      engine: settings['svc.logging.level.engine'],
-    });
+  const loggers = options.loggers ?? loggersFor(settings);
   const haSettings = highAvailabilityOf(settings);
   const database = await databaseFor(settings, buildInfo, loggers);
   const ha =

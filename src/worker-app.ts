@@ -4,7 +4,7 @@ import os from 'node:os';
 import { AppError } from './core/index.js';
 import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, Settings } from './config/index.js';
-import { createLoggers } from './observability/index.js';
+import { loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry, createSafeguards } from './plugins/index.js';
 import type { PluginEntry } from './plugins/index.js';
@@ -82,13 +82,7 @@ export function createWorkerApp(options: WorkerAppOptions): WorkerApp {
       );
     }
   }
-  const loggers =
-    options.loggers ??
-    createLoggers({
-      root: settings['svc.logging.level.root'],
-      app: settings['svc.logging.level.app'],
-      engine: settings['svc.logging.level.engine'],
-    });
+  const loggers = options.loggers ?? loggersFor(settings);
   const bundle = settings['svc.workers.ssl-bundle'];
   const name = settings['svc.workers.name'] ?? `${os.hostname()}:${process.pid}`;
   const runtimes = new WorkerHost({

@@ -1,4 +1,4 @@
-export { createLoggers, createSilentLoggers, pinoLevel } from './logger.js';
+export { createLoggers, createSilentLoggers, loggersFor, pinoLevel } from './logger.js';
 export type { LogLevelName, Loggers, LoggingLevels } from './logger.js';
 export { METER_CATALOGUE, Meters, describeMeter, isMeterName, prometheusName } from './meters.js';
 export type {

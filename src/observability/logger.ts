@@ -2,6 +2,7 @@
 // (SPEC "Runtime profiles": root, application and stream-engine levels).
 import { pino } from 'pino';
 import type { Logger, LevelWithSilent } from 'pino';
+import type { Settings } from '../config/index.js';
 
 export type LogLevelName = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'OFF';
 
@@ -42,6 +43,15 @@ export function createLoggers(
   const app = root.child({ logger: 'app' }, { level: pinoLevel(levels.app) });
   const engine = root.child({ logger: 'engine' }, { level: pinoLevel(levels.engine) });
   return { initial: levels, root, app, engine };
+}
+
+/** The loggers at the levels the settings give (`svc.logging.level.*`), writing to stdout. */
+export function loggersFor(settings: Settings): Loggers {
+  return createLoggers({
+    root: settings['svc.logging.level.root'],
+    app: settings['svc.logging.level.app'],
+    engine: settings['svc.logging.level.engine'],
+  });
 }
 
 /** Loggers that write nothing, for tests and tools. */
