@@ -9,7 +9,7 @@ import { startServerProcess } from './support/process.js';
 import { openSse } from './support/server.js';
 import type { ServerProcess } from './support/process.js';
 import { eventually } from './support/wait.js';
-import { slowWorkflow } from './support/workflows.js';
+import { delayedWorkflow, slowWorkflow } from './support/workflows.js';
 
 interface Answer {
   readonly status: number;
@@ -32,23 +32,6 @@ async function http(
   const text = await response.text();
   return { status: response.status, json: text === '' ? null : JSON.parse(text) };
 }
-
-/** in -> times ten -> a delay per message -> out. */
-const delayed = {
-  workflowId: 'delayed',
-  description: 'three messages, a delay each',
-  nodes: [
-    { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages: [1, 2, 3] } },
-    { nodeId: 'times', type: 'MAPPER', config: { expression: '$ * 10' } },
-    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 300 } },
-    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'times' },
-    { source: 'times', target: 'wait' },
-    { source: 'wait', target: 'out' },
-  ],
-};
 
 const approval = {
   workflowId: 'approval',
@@ -136,7 +119,7 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
 
   it('kill -9 inside a node, after an end marker and before its downstream: ABORTED on restart, recover gives the same results', async () => {
     let running = await boot();
-    await define(running, [delayed]);
+    await define(running, [delayedWorkflow]);
     const reference = await start(running, 'delayed');
     expect((await ended(running, reference)).status).toBe('COMPLETED');
     const expected = (await resultsOf(running, reference)).map(([, payload]) => payload).sort();
@@ -266,7 +249,7 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
 
   it('a graceful stop drains, and a run still going at exit is ABORTED at the next start', async () => {
     let running = await boot({ SVC_EXECUTION_SHUTDOWN_TIMEOUT: '300ms' });
-    await define(running, [slow, delayed]);
+    await define(running, [slow, delayedWorkflow]);
     const done = await start(running, 'delayed');
     await ended(running, done);
     const going = await start(running, 'slow');
@@ -282,7 +265,7 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
 
   it('a graceful stop lets a run that ends within the shutdown timeout complete, and refuses new starts meanwhile', async () => {
     let running = await boot();
-    await define(running, [delayed]);
+    await define(running, [delayedWorkflow]);
     const going = await start(running, 'delayed');
     running.child.kill('SIGTERM');
     // The server no longer admits starts while it drains.
@@ -305,7 +288,7 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
 
   it('boot keeps the newest runs, drops older ones with their checkpoints, and applies the newest limits again', async () => {
     let running = await boot({ SVC_EXECUTION_LOG_RETAINED_RUNS: '2' });
-    await define(running, [delayed]);
+    await define(running, [delayedWorkflow]);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const id = await start(running, 'delayed');
@@ -330,7 +313,7 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
 
   it('recover answers 429 when the new run gets no slot and does not count it as resumed; 409 once the workflow changed', async () => {
     let running = await boot();
-    await define(running, [slow, delayed]);
+    await define(running, [slow, delayedWorkflow]);
     const id = await start(running, 'delayed');
     await crash(running);
 
@@ -344,7 +327,7 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
 
     // Changed since the run started: refused even though it was never resumed.
     await http(running, 'PUT', '/api/sessions/s/workflows/delayed', {
-      ...delayed,
+      ...delayedWorkflow,
       description: 'changed',
     });
     const changed = await http(running, 'POST', `/api/executions/${id}/recover`);
@@ -354,7 +337,7 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
 
   it('resumes every interrupted run in turn on start with svc.restart.auto-resume', async () => {
     let running = await boot();
-    await define(running, [delayed]);
+    await define(running, [delayedWorkflow]);
     const id = await start(running, 'delayed');
     await crash(running);
 
@@ -374,7 +357,7 @@ describe('Durability across a crash (SPEC Deployment facts, Recover conditions)'
 
   it('with svc.restart.auto-resume skips an interrupted run that cannot be resumed, logs it, and resumes the others', async () => {
     let running = await boot();
-    await define(running, [slow, delayed]);
+    await define(running, [slow, delayedWorkflow]);
     const changed = await start(running, 'slow');
     const fine = await start(running, 'delayed');
     // A new version of `slow` while its run goes on: that run can no longer be resumed.

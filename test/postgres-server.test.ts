@@ -14,34 +14,18 @@ import type { ServerProcess } from './support/process.js';
 import { TEST_BUILD_INFO, call, startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
+import { delayedWorkflow } from './support/workflows.js';
 
 const unavailable = await postgresUnavailable();
 const skipped = unavailable === undefined ? '' : ` (skipped: ${unavailable})`;
 
 const BUILD_WITH_POSTGRES = { ...TEST_BUILD_INFO, persistence: true };
 
-/** in -> times ten -> a delay per message -> out. */
-const delayed = {
-  workflowId: 'delayed',
-  description: 'three messages, a delay each',
-  nodes: [
-    { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages: [1, 2, 3] } },
-    { nodeId: 'times', type: 'MAPPER', config: { expression: '$ * 10' } },
-    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 300 } },
-    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'times' },
-    { source: 'times', target: 'wait' },
-    { source: 'wait', target: 'out' },
-  ],
-};
-
 const TERMINAL = ['COMPLETED', 'FAILED', 'STOPPED', 'TIMED_OUT', 'ABORTED'];
 
 async function define(baseUrl: string): Promise<void> {
   const created = await call(baseUrl, 'POST', '/api/sessions', {
-    body: { sessionId: 's', name: 'kept', initiator: 'tests', workflows: [delayed] },
+    body: { sessionId: 's', name: 'kept', initiator: 'tests', workflows: [delayedWorkflow] },
   });
   expect(created.status).toBe(201);
 }

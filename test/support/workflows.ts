@@ -58,6 +58,23 @@ export function slowWorkflow(workflowId = 'slow') {
   };
 }
 
+/** in -> times ten -> a delay per message -> out. */
+export const delayedWorkflow = {
+  workflowId: 'delayed',
+  description: 'three messages, a delay each',
+  nodes: [
+    { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages: [1, 2, 3] } },
+    { nodeId: 'times', type: 'MAPPER', config: { expression: '$ * 10' } },
+    { nodeId: 'wait', type: 'DELAY', config: { delayMs: 300 } },
+    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'times' },
+    { source: 'times', target: 'wait' },
+    { source: 'wait', target: 'out' },
+  ],
+};
+
 /** in -> ask (waits for an approval) -> out: a run that goes on until it is answered. */
 export const approvalWorkflow = {
   workflowId: 'approval',
