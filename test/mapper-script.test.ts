@@ -51,7 +51,9 @@ describe('MAPPER mode SCRIPT in a workflow', () => {
   it('runs the script per message in a build with script-js, and stops one over svc.script.timeout-ms', async () => {
     server = await startTestServer({
       buildInfo: { ...TEST_BUILD_INFO, plugins: [...OPTIONAL_PLUGINS] },
-      env: { SVC_SCRIPT_TIMEOUT_MS: '300' },
+      // The statement limit is set out of reach so that the time limit is what stops the loop,
+      // however fast this machine runs the sandbox.
+      env: { SVC_SCRIPT_TIMEOUT_MS: '300', SVC_SCRIPT_MAX_STATEMENTS: '2000000000' },
     });
     await server.call('POST', '/api/sessions', {
       body: { sessionId: 's', name: 's', initiator: 'i' },
