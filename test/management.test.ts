@@ -33,9 +33,10 @@ describe('Management endpoints in dev (SPEC Management and documentation endpoin
     expect(health.json.components.sessionStore.status).toBe('UP');
   });
 
-  it('describes the build: version, commit, build time and included plugins', async () => {
+  it('describes the build (version, commit, build time, included plugins) and the Node.js it runs on', async () => {
     const info = await server.call('GET', '/actuator/info');
     expect(info.status).toBe(200);
+    expect(info.json.runtime).toEqual({ name: 'node', version: process.versions.node });
     expect(info.json.build).toMatchObject({ version: '0.0.1-SNAPSHOT', commit: 'test' });
     expect(info.json.build.plugins).toContain('http-request');
     expect(info.json.build.time).toEqual(expect.any(String));

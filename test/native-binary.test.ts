@@ -77,6 +77,9 @@ describe.skipIf(!built)(
       try {
         const info = await call(server.baseUrl, 'GET', '/actuator/info');
         expect(info.json.build).toMatchObject({ version: '0.0.1-SNAPSHOT', persistence: false });
+        // The binary carries the Node.js that built it: the line package.json asks for.
+        expect(info.json.runtime).toEqual({ name: 'node', version: process.versions.node });
+        expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(24);
         const page = await fetch(`${server.baseUrl}/`);
         expect(page.status).toBe(200);
         expect(await page.text()).toContain('<div id="root">');

@@ -92,6 +92,8 @@ export function registerActuatorRoutes(app: FastifyInstance, options: ActuatorOp
           workers: options.buildInfo.workers,
         },
         profile: options.profile,
+        // The Node.js line the server runs on (the native binary carries its own).
+        runtime: { name: 'node', version: process.versions.node },
       }),
     );
   }
