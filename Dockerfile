@@ -5,7 +5,7 @@
 #   docker build -t workflow-service .
 #   docker run -p 8080:8080 -e SVC_API_KEY=... workflow-service
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -17,7 +17,7 @@ RUN npm ci --omit=dev
 # relative default directories (data/sessions, data/checkpoints, data/files) land in it.
 RUN mkdir -p /data/data
 
-FROM gcr.io/distroless/nodejs20-debian12:nonroot
+FROM gcr.io/distroless/nodejs24-debian12:nonroot
 COPY --from=build /src/package.json /app/
 COPY --from=build /src/node_modules /app/node_modules
 COPY --from=build /src/dist /app/dist

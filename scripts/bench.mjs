@@ -5,6 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireSupportedNode } from './node-version.mjs';
+
+requireSupportedNode();
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, '.tmp/bench-build');

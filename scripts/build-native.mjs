@@ -180,7 +180,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  target: 'node24',
   outfile: script,
   banner: { js: banner },
   plugins: [relocate, leaveOut],

@@ -4,6 +4,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { requireSupportedNode } from './node-version.mjs';
+
+requireSupportedNode();
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -22,9 +22,25 @@ const imageEnv = Object.fromEntries(
   ),
 );
 
+/** The Node.js major line package.json asks for (`engines.node`, `>=24`). */
+const nodeMajor = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    engines: { node: string };
+  }
+).engines.node
+  .replace(/^>=\s*/, '')
+  .split('.')[0];
+
 describe('the container image (SPEC Deployment facts)', () => {
+  it('builds and runs on the Node.js line package.json asks for (24)', () => {
+    expect(nodeMajor).toBe('24');
+    expect(instructions(build, 'FROM')).toEqual([`node:${nodeMajor}-bookworm-slim AS build`]);
+    expect(instructions(runtime, 'FROM')).toEqual([
+      `gcr.io/distroless/nodejs${nodeMajor}-debian12:nonroot`,
+    ]);
+  });
+
   it('runs as the unprivileged user 65532 on a base without shell or package manager, and exposes 8080', () => {
-    expect(instructions(runtime, 'FROM')).toEqual(['gcr.io/distroless/nodejs20-debian12:nonroot']);
     expect(instructions(runtime, 'USER')).toEqual(['65532:65532']);
     expect(instructions(runtime, 'EXPOSE')).toEqual(['8080']);
     // Nothing in the image's stage runs a command: there is no shell to run it.
