@@ -83,10 +83,14 @@ export class MemorySessionStore implements SessionStore {
   }
 }
 
-function copy<T>(record: T): T {
-  return structuredClone(record);
+/**
+ * A session record holds strings only, so a shallow copy is a whole one: callers never share
+ * the stored object, without the cost of a structured clone on every start.
+ */
+function copy(record: SessionRecord): SessionRecord {
+  return { ...record };
 }
 
-function copyIfPresent<T>(record: T | undefined): T | undefined {
+function copyIfPresent(record: SessionRecord | undefined): SessionRecord | undefined {
   return record === undefined ? undefined : copy(record);
 }
