@@ -7,6 +7,7 @@ import { engineChainBench } from './engine-chain.bench.js';
 import { engineFanoutBench } from './engine-fanout.bench.js';
 import { eventsBench } from './events.bench.js';
 import { executionsBench } from './executions.bench.js';
+import { httpStartBench } from './http-start.bench.js';
 import { printTable, writeResults } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 import { workflowSaveBench } from './workflow-save.bench.js';
@@ -16,6 +17,7 @@ const BENCHES: readonly Bench[] = [
   engineChainBench,
   engineFanoutBench,
   executionsBench,
+  httpStartBench,
   eventsBench,
 ];
 const CHILD_FLAG = '--child';

@@ -1,0 +1,153 @@
+// Starts over REST: 50 connections start a trigger -> mapper -> terminal workflow through the
+// whole server, each run completing, beside plain Fastify answering the same request with the
+// same body to the same load in the same run. The load comes from a process of its own
+// (autocannon, as Fastify's own benchmarks use), as real clients do; it competes for the two
+// cores alike in both measures.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import Fastify from 'fastify';
+import { createApp } from '../src/app.js';
+import type { App } from '../src/app.js';
+import { defaultSettings } from '../src/config/index.js';
+import { createSilentLoggers } from '../src/observability/index.js';
+import { TEST_BUILD_INFO } from '../test/support/server.js';
+import type { Bench, BenchResult } from './harness.js';
+
+const CONNECTIONS = 50;
+const REQUESTS = 20_000;
+const WARMUP_REQUESTS = 4_000;
+const PATH = '/api/workflow/start';
+const BODY = JSON.stringify({ sessionId: 'bench', workflowId: 'short', payload: { n: 1 } });
+
+const workflow = {
+  workflowId: 'short',
+  description: 'trigger, mapper, terminal',
+  nodes: [
+    { nodeId: 'in', type: 'API_TRIGGER' },
+    { nodeId: 'map', type: 'MAPPER', config: { expression: '{"ok": true}' } },
+    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'map' },
+    { source: 'map', target: 'out' },
+  ],
+};
+
+interface LoadResult {
+  /** Answers with a 2xx status. */
+  readonly ok: number;
+  readonly failed: number;
+  readonly seconds: number;
+}
+
+/** Sends `amount` starts over `CONNECTIONS` connections from a process of its own. */
+function load(port: number, amount: number): Promise<LoadResult> {
+  const autocannon = createRequire(import.meta.url).resolve('autocannon');
+  const script = `
+    const autocannon = require(${JSON.stringify(autocannon)});
+    autocannon({
+      url: 'http://127.0.0.1:${port}${PATH}',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: ${JSON.stringify(BODY)},
+      connections: ${CONNECTIONS},
+      amount: ${amount},
+    }, (error, result) => {
+      if (error) { process.stderr.write(String(error) + '\\n'); process.exit(1); }
+      process.stdout.write(JSON.stringify({
+        ok: result['2xx'],
+        failed: result.errors + result.timeouts + result.non2xx,
+        seconds: result.duration,
+      }));
+    });
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code === 0) resolve(JSON.parse(output) as LoadResult);
+      else reject(new Error(`the load generator exited with ${code}`));
+    });
+  });
+}
+
+/** Resolves once the server holds no running or queued execution. */
+async function drained(app: App): Promise<void> {
+  while (app.executions.running > 0 || app.executions.queued > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+/** Starts per second over REST, counting the time until the last run completed. */
+async function serverRate(): Promise<{ rate: number; answer: string }> {
+  const app = await createApp({
+    settings: { ...defaultSettings('prod'), 'svc.server.port': 0 },
+    profile: 'prod',
+    buildInfo: TEST_BUILD_INFO,
+    loggers: createSilentLoggers(),
+  });
+  try {
+    const { port } = await app.listen();
+    await app.sessions.createSession(
+      { sessionId: 'bench', name: 'bench', initiator: 'bench', workflows: [workflow] },
+      'bench',
+    );
+    const answer = await (
+      await fetch(`http://127.0.0.1:${port}${PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: BODY,
+      })
+    ).text();
+    await load(port, WARMUP_REQUESTS);
+    await drained(app);
+    const result = await load(port, REQUESTS);
+    const loaded = process.hrtime.bigint();
+    await drained(app);
+    if (result.failed > 0) throw new Error(`${result.failed} starts failed`);
+    // The load generator's own clock, which leaves out its start-up, plus the time the server
+    // took after the last answer to complete the runs still going.
+    const draining = Number(process.hrtime.bigint() - loaded) / 1e9;
+    return { rate: result.ok / (result.seconds + draining), answer };
+  } finally {
+    await app.close();
+  }
+}
+
+/** Plain Fastify answering every start with the body the server answered, status 202. */
+async function plainRate(answer: string): Promise<number> {
+  const body = JSON.parse(answer) as unknown;
+  const plain = Fastify();
+  plain.post(PATH, (_request, reply) => reply.code(202).send(body));
+  await plain.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const address = plain.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    await load(port, WARMUP_REQUESTS);
+    const result = await load(port, REQUESTS);
+    if (result.failed > 0) throw new Error(`${result.failed} plain answers failed`);
+    return result.ok / result.seconds;
+  } finally {
+    await plain.close();
+  }
+}
+
+export const httpStartBench: Bench = {
+  name: 'http.start',
+  async run(): Promise<BenchResult[]> {
+    const server = await serverRate();
+    const plain = await plainRate(server.answer);
+    return [
+      {
+        name: 'http.start.rate',
+        value: server.rate,
+        unit: 'starts/s',
+        baseline: plain,
+        ratio: server.rate / plain,
+        goal: '>= 0.25 of plain Fastify',
+      },
+    ];
+  },
+};
