@@ -58,7 +58,7 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
     ).toBe('run');
   });
 
-  it('queues when on-limit is QUEUE, up to the queue capacity and per workflow', () => {
+  it('queues when on-limit is QUEUE, up to the queue capacity, and per workflow only when that capacity is set', () => {
     const admission = new Admission({
       ...OFF,
       maxConcurrent: 1,
@@ -72,18 +72,29 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
       kind: 'refuse',
       reason: 'queue_full',
     });
-    const perWorkflow = new Admission({
+    const wholeQueue = new Admission({
       ...OFF,
       maxConcurrent: 1,
       onLimit: 'QUEUE',
       queueCapacity: 1,
     });
+    wholeQueue.request(candidate(wholeQueue));
+    wholeQueue.request(candidate(wholeQueue));
+    expect(wholeQueue.request(candidate(wholeQueue))).toEqual({
+      kind: 'refuse',
+      reason: 'queue_full',
+    });
+    const perWorkflow = new Admission(
+      { ...OFF, maxConcurrent: 1, onLimit: 'QUEUE', queueCapacity: 10 },
+      1,
+    );
     perWorkflow.request(candidate(perWorkflow));
     perWorkflow.request(candidate(perWorkflow));
     expect(perWorkflow.request(candidate(perWorkflow))).toEqual({
       kind: 'refuse',
       reason: 'workflow_queue_full',
     });
+    expect(perWorkflow.request(candidate(perWorkflow, { workflowId: 'x' })).kind).toBe('queue');
   });
 
   it('gives a freed slot to the waiting start with the highest priority', () => {

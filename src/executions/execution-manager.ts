@@ -83,6 +83,8 @@ export interface ExecutionManagerDeps {
   readonly placement?: NodePlacement | undefined;
   /** Admission limits at start-up (SPEC `svc.execution.*`); off when absent. */
   readonly limits?: AdmissionLimits;
+  /** Starts of one workflow that may wait for a slot; 0 or absent: no limit of its own. */
+  readonly queueCapacityPerWorkflow?: number;
   /** SPEC `svc.start.idempotency-*`. */
   readonly idempotency?: { readonly maxKeys: number; readonly ttlMs: number };
   /** Where run and node events go (event streams, supervisors). */
@@ -240,7 +242,7 @@ export class ExecutionManager {
       resolveConfig: deps.resolveConfig,
       placement: deps.placement,
     };
-    this.#admission = new Admission(deps.limits ?? LIMITS_OFF);
+    this.#admission = new Admission(deps.limits ?? LIMITS_OFF, deps.queueCapacityPerWorkflow);
     this.#approvals = new Approvals(
       () => deps.clock.now(),
       (kind, approval, fields) => {
