@@ -48,10 +48,11 @@ import type { AdmissionLimits, Candidate, RefusalReason } from './admission.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
 import { Approvals } from './approvals.js';
 import type { Approval, SignalCommand } from './approvals.js';
-import { isTerminalExecutionStatus } from './execution-registry.js';
+import { isExecutionStatus, isTerminalExecutionStatus } from './execution-states.js';
+import type { ExecutionStatus } from './execution-states.js';
 import { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS } from './execution-events.js';
 import type { ExecutionEventKind, ExecutionEventSink } from './execution-events.js';
-import type { ExecutionEntry, ExecutionRegistry, ExecutionStatus } from './execution-registry.js';
+import type { ExecutionEntry, ExecutionRegistry } from './execution-registry.js';
 import { ABORTED_MESSAGE } from './execution-journal.js';
 import type { ExecutionJournal, RunHistory } from './execution-journal.js';
 import type { LeaderRole } from './leadership.js';
@@ -650,7 +651,8 @@ export class ExecutionManager {
 
   /** Puts a run of the execution log back into history. */
   #restore(run: RunHistory): void {
-    const { accepted } = run;
+    const { accepted, ended } = run;
+    const loggedStatus = ended?.status;
     const entry = this.#deps.registry.create({
       executionId: accepted.executionId,
       sessionId: accepted.sessionId,
@@ -662,9 +664,9 @@ export class ExecutionManager {
       depth: 0,
       restartOf: accepted.restartOf,
       resumedFrom: accepted.resumedFrom,
+      status:
+        loggedStatus !== undefined && isExecutionStatus(loggedStatus) ? loggedStatus : 'ABORTED',
     });
-    const ended = run.ended;
-    entry.status = (ended?.status ?? 'ABORTED') as ExecutionStatus;
     entry.error = ended?.error ?? ABORTED_MESSAGE;
     entry.startedAt = run.started?.at ?? null;
     entry.endedAt = ended?.at ?? null;
@@ -1007,7 +1009,7 @@ export class ExecutionManager {
   }
 
   #enqueue(entry: ExecutionEntry, launch: Launch): void {
-    entry.status = 'QUEUED';
+    // Created QUEUED: it has no slot yet.
     this.emit(entry, 'execution.queued', { status: 'QUEUED', priority: entry.priority });
     const now = this.#deps.clock.now();
     const waiting: Waiting = {
@@ -1059,7 +1061,7 @@ export class ExecutionManager {
     this.#waiting.delete(entry.executionId);
     this.#admission.dequeue(entry.executionId);
     if (waiting.timeout !== undefined) clearTimeout(waiting.timeout);
-    entry.status = status;
+    entry.transition(status);
     entry.error = error;
     entry.endedAt = this.#deps.clock.now();
     this.emit(entry, RUN_STATUS_EVENTS[status] ?? 'execution.stopped', { status, error });
@@ -1131,7 +1133,7 @@ export class ExecutionManager {
     const live: Live = { run, recorder, children: undefined };
     this.#live.set(executionId, live);
     entry.nodes = run.nodes;
-    entry.status = 'RUNNING';
+    entry.transition('RUNNING');
     entry.startedAt = clock.now();
     this.emit(entry, 'execution.started', { status: 'RUNNING' });
     this.#deps.journal?.started(executionId);
@@ -1145,7 +1147,7 @@ export class ExecutionManager {
     const live = this.#live.get(entry.executionId);
     this.#live.delete(entry.executionId);
     for (const child of live?.children ?? []) this.#live.get(child)?.run.stop('Parent run ended');
-    entry.status = outcome.status;
+    entry.transition(outcome.status);
     entry.error = outcome.error;
     entry.endedAt = clock.now();
     this.emit(entry, RUN_STATUS_EVENTS[outcome.status] ?? 'execution.completed', {
@@ -1391,7 +1393,7 @@ class RunRecorder implements RunListener {
 
   runChanged(status: 'RUNNING' | 'PAUSED'): void {
     if (isTerminalExecutionStatus(this.entry.status)) return;
-    this.entry.status = status;
+    this.entry.transition(status);
     this.manager.emit(this.entry, status === 'PAUSED' ? 'execution.paused' : 'execution.resumed', {
       status,
     });

@@ -10,17 +10,18 @@ export type {
 export { Admission, REFUSAL_MESSAGES } from './admission.js';
 export type { AdmissionLimits, OnLimit, RefusalReason } from './admission.js';
 export { IdempotencyKeys } from './idempotency-keys.js';
+export { ExecutionEntry, ExecutionRegistry } from './execution-registry.js';
 export {
-  ExecutionEntry,
-  ExecutionRegistry,
   EXECUTION_STATUSES,
+  EXECUTION_TRANSITIONS,
+  canTransition,
   isTerminalExecutionStatus,
-} from './execution-registry.js';
+} from './execution-states.js';
+export type { ExecutionStatus } from './execution-states.js';
 export type {
   ExecutionFields,
   ExecutionQuery,
   ExecutionRecord,
-  ExecutionStatus,
   LogEntry,
   NodeRecord,
   RegistryLimits,
