@@ -50,8 +50,8 @@ import { Approvals } from './approvals.js';
 import type { Approval, SignalCommand } from './approvals.js';
 import { isExecutionStatus, isTerminalExecutionStatus } from './execution-states.js';
 import type { ExecutionStatus } from './execution-states.js';
-import { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS } from './execution-events.js';
-import type { ExecutionEventKind, ExecutionEventSink } from './execution-events.js';
+import { END_STATUS_EVENTS, NODE_STATUS_EVENTS } from './execution-events.js';
+import type { ExecutionEventBody, ExecutionEventSink } from './execution-events.js';
 import type { ExecutionEntry, ExecutionRegistry } from './execution-registry.js';
 import { ABORTED_MESSAGE } from './execution-journal.js';
 import type { ExecutionJournal, RunHistory } from './execution-journal.js';
@@ -246,9 +246,9 @@ export class ExecutionManager {
     this.#admission = new Admission(deps.limits ?? LIMITS_OFF, deps.queueCapacityPerWorkflow);
     this.#approvals = new Approvals(
       () => deps.clock.now(),
-      (kind, approval, fields) => {
+      (approval, event) => {
         const entry = deps.registry.get(approval.executionId);
-        if (entry !== undefined) this.emit(entry, kind, { nodeId: approval.nodeId, ...fields });
+        if (entry !== undefined) this.emit(entry, event);
       },
     );
     this.#idempotency = new IdempotencyKeys(
@@ -593,7 +593,7 @@ export class ExecutionManager {
       const entry = this.#deps.registry.get(executionId);
       // Clients that follow the events from the start of this server learn of them too.
       if (entry !== undefined) {
-        this.emit(entry, 'execution.aborted', { status: entry.status, error: entry.error });
+        this.emit(entry, { kind: 'execution.aborted', status: 'ABORTED', error: entry.error });
       }
     }
     if (recovered.limits !== undefined) {
@@ -1010,7 +1010,7 @@ export class ExecutionManager {
 
   #enqueue(entry: ExecutionEntry, launch: Launch): void {
     // Created QUEUED: it has no slot yet.
-    this.emit(entry, 'execution.queued', { status: 'QUEUED', priority: entry.priority });
+    this.emit(entry, { kind: 'execution.queued', status: 'QUEUED', priority: entry.priority });
     const now = this.#deps.clock.now();
     const waiting: Waiting = {
       entry,
@@ -1051,12 +1051,13 @@ export class ExecutionManager {
     } else {
       this.#armQueueTimeout(waiting);
     }
-    this.emit(waiting.entry, pause ? 'execution.paused' : 'execution.resumed', {
+    this.emit(waiting.entry, {
+      kind: pause ? 'execution.paused' : 'execution.resumed',
       status: 'QUEUED',
     });
   }
 
-  #endWaiting(waiting: Waiting, status: ExecutionStatus, error: string): void {
+  #endWaiting(waiting: Waiting, status: 'STOPPED' | 'TIMED_OUT', error: string): void {
     const { entry } = waiting;
     this.#waiting.delete(entry.executionId);
     this.#admission.dequeue(entry.executionId);
@@ -1064,7 +1065,7 @@ export class ExecutionManager {
     entry.transition(status);
     entry.error = error;
     entry.endedAt = this.#deps.clock.now();
-    this.emit(entry, RUN_STATUS_EVENTS[status] ?? 'execution.stopped', { status, error });
+    this.emit(entry, { kind: END_STATUS_EVENTS[status], status, error });
     this.#deps.journal?.ended(entry.executionId, status, error);
     entry.markFinished();
     this.#updateGauges();
@@ -1135,7 +1136,7 @@ export class ExecutionManager {
     entry.nodes = run.nodes;
     entry.transition('RUNNING');
     entry.startedAt = clock.now();
-    this.emit(entry, 'execution.started', { status: 'RUNNING' });
+    this.emit(entry, { kind: 'execution.started', status: 'RUNNING' });
     this.#deps.journal?.started(executionId);
     run.start();
     void run.done.then(recorder.ended);
@@ -1150,7 +1151,8 @@ export class ExecutionManager {
     entry.transition(outcome.status);
     entry.error = outcome.error;
     entry.endedAt = clock.now();
-    this.emit(entry, RUN_STATUS_EVENTS[outcome.status] ?? 'execution.completed', {
+    this.emit(entry, {
+      kind: END_STATUS_EVENTS[outcome.status],
       status: outcome.status,
       error: outcome.error,
     });
@@ -1174,21 +1176,18 @@ export class ExecutionManager {
   }
 
   /** @internal Sends one event about `entry` to the event sink. */
-  emit(
-    entry: ExecutionEntry,
-    kind: ExecutionEventKind,
-    fields: Record<string, unknown> = {},
-  ): void {
+  emit(entry: ExecutionEntry, body: ExecutionEventBody): void {
     const sink = this.#deps.events;
     if (sink === undefined) return;
-    sink({
-      kind,
+    // The kind first, as CONTRACT section 3 lists the fields; the body's own fields after.
+    const header = {
+      kind: body.kind,
       timestamp: new Date(this.#deps.clock.now()).toISOString(),
       executionId: entry.executionId,
       sessionId: entry.sessionId,
       workflowId: entry.workflowId,
-      ...fields,
-    });
+    };
+    sink(Object.assign(header, body));
   }
 
   /** @internal */
@@ -1288,7 +1287,8 @@ class RunRecorder implements RunListener {
         comment: recorded.comment ?? null,
       };
       void this.#recordApproval(recorded);
-      this.manager.emit(this.entry, 'approval.answered', {
+      this.manager.emit(this.entry, {
+        kind: 'approval.answered',
         nodeId: wait.nodeId,
         messageId: wait.messageId,
         approved: recorded.approved,
@@ -1364,7 +1364,8 @@ class RunRecorder implements RunListener {
       state.startedAt !== null;
     const kind = resumed ? 'node.resumed' : NODE_STATUS_EVENTS[state.status];
     if (kind !== undefined) {
-      this.manager.emit(this.entry, kind, {
+      this.manager.emit(this.entry, {
+        kind,
         nodeId: state.nodeId,
         status: state.status,
         error: state.error,
@@ -1394,9 +1395,12 @@ class RunRecorder implements RunListener {
   runChanged(status: 'RUNNING' | 'PAUSED'): void {
     if (isTerminalExecutionStatus(this.entry.status)) return;
     this.entry.transition(status);
-    this.manager.emit(this.entry, status === 'PAUSED' ? 'execution.paused' : 'execution.resumed', {
-      status,
-    });
+    this.manager.emit(
+      this.entry,
+      status === 'PAUSED'
+        ? { kind: 'execution.paused', status }
+        : { kind: 'execution.resumed', status },
+    );
   }
 
   result(nodeId: string, message: Message): void {
@@ -1426,7 +1430,7 @@ class RunRecorder implements RunListener {
     if (dropped > 0)
       this.manager.deps.meters.count('svc.tracker.dropped', { type: 'log' }, dropped);
     const entry = this.entry.logs.at(-1);
-    if (entry !== undefined) this.manager.emit(this.entry, 'log', { ...entry });
+    if (entry !== undefined) this.manager.emit(this.entry, { kind: 'log', ...entry });
     logger[LOG_METHODS[line.level]](
       { executionId: this.entry.executionId, nodeId: line.nodeId, ...line.fields },
       line.message,

@@ -27,8 +27,26 @@ export type {
   RegistryLimits,
   ResultEvent,
 } from './execution-registry.js';
-export { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS, isStateEvent } from './execution-events.js';
-export type { ExecutionEvent, ExecutionEventKind, ExecutionEventSink } from './execution-events.js';
+export {
+  END_STATUS_EVENTS,
+  NODE_STATUS_EVENTS,
+  RUN_STATUS_EVENTS,
+  isStateEvent,
+  statusEvent,
+} from './execution-events.js';
+export type {
+  ControlEvent,
+  EndStatus,
+  ExecutionEvent,
+  ExecutionEventBody,
+  ExecutionEventKind,
+  ExecutionEventSink,
+  ExecutionHeader,
+  ExecutionScopedEvent,
+  NodeEventKind,
+  RunEndEventKind,
+  SchedulerLimitsEvent,
+} from './execution-events.js';
 export { Approvals } from './approvals.js';
 export type { Approval, ApprovalEvent, SignalCommand } from './approvals.js';
 export { ExecutionJournal, ABORTED_MESSAGE } from './execution-journal.js';
