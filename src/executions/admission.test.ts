@@ -1,16 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Admission } from './admission.js';
+import { Admission, LIMITS_OFF } from './admission.js';
 import type { AdmissionLimits, Candidate } from './admission.js';
 
-const OFF: AdmissionLimits = {
-  maxConcurrent: null,
-  maxPerSession: null,
-  maxPerWorkflow: null,
-  onLimit: 'REJECT',
-  queueCapacity: 100,
-  queueTimeout: null,
-};
+const OFF: AdmissionLimits = LIMITS_OFF;
 
 let next = 0;
 function candidate(admission: Admission, fields: Partial<Candidate> = {}): Candidate {

@@ -15,6 +15,16 @@ export interface AdmissionLimits {
   readonly queueTimeout: number | null;
 }
 
+/** Every limit off: what a server without admission settings admits. */
+export const LIMITS_OFF: AdmissionLimits = {
+  maxConcurrent: null,
+  maxPerSession: null,
+  maxPerWorkflow: null,
+  onLimit: 'REJECT',
+  queueCapacity: 100,
+  queueTimeout: null,
+};
+
 /** Why a start got no slot; the tags of `svc.executions.rejected`. */
 export type RefusalReason = 'limit' | 'queue_full' | 'workflow_queue_full' | 'shutdown';
 

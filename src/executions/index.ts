@@ -1,12 +1,8 @@
-export { ExecutionManager, MAX_NESTING_DEPTH } from './execution-manager.js';
-export type {
-  CheckpointView,
-  ExecutionManagerDeps,
-  RestartMode,
-  StartAnswer,
-  StartOptions,
-  StartRequest,
-} from './execution-manager.js';
+export { ExecutionManager } from './execution-manager.js';
+export type { CheckpointView, ExecutionManagerDeps } from './execution-manager.js';
+export { MAX_NESTING_DEPTH } from './live-runs.js';
+export type { RestartMode } from './restarts.js';
+export type { StartAnswer, StartOptions, StartRequest } from './launch.js';
 export { Admission, REFUSAL_MESSAGES } from './admission.js';
 export type { AdmissionLimits, OnLimit, RefusalReason } from './admission.js';
 export { IdempotencyKeys } from './idempotency-keys.js';
