@@ -229,6 +229,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       queueCapacity: settings['svc.execution.queue-capacity'],
       queueTimeout: settings['svc.execution.queue-timeout'],
     },
+    queueCapacityPerWorkflow: settings['svc.execution.queue-capacity-per-workflow'],
     idempotency: {
       maxKeys: settings['svc.start.idempotency-max-keys'],
       ttlMs: settings['svc.start.idempotency-ttl'],

@@ -88,11 +88,38 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
     }
   });
 
-  it("refuses a start with 429 'The queue is full' at svc.execution.queue-capacity, and per workflow", async () => {
+  it("refuses a start with 429 'The queue is full' at svc.execution.queue-capacity, even when every waiting start is of one workflow", async () => {
     const server = await serverWith({
       SVC_EXECUTION_MAX_CONCURRENT: '1',
       SVC_EXECUTION_ON_LIMIT: 'QUEUE',
-      SVC_EXECUTION_QUEUE_CAPACITY: '1',
+      SVC_EXECUTION_QUEUE_CAPACITY: '3',
+    });
+    try {
+      await start(server);
+      for (let i = 0; i < 3; i++) expect((await start(server)).json.data.status).toBe('QUEUED');
+      const refused = await start(server);
+      expect(refused.status).toBe(429);
+      expect(refused.json.message).toBe('The queue is full');
+      const otherWorkflow = await start(server, {}, 't');
+      expect(otherWorkflow.status).toBe(429);
+      expect(otherWorkflow.json.message).toBe('The queue is full');
+      expect(
+        await server.app.meters.read('svc.executions.rejected', { reason: 'queue_full' }),
+      ).toBe(2);
+      expect(
+        await server.app.meters.read('svc.executions.rejected', { reason: 'workflow_queue_full' }),
+      ).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses a start with 429 'The queue of this workflow is full' at svc.execution.queue-capacity-per-workflow, while other workflows still queue", async () => {
+    const server = await serverWith({
+      SVC_EXECUTION_MAX_CONCURRENT: '1',
+      SVC_EXECUTION_ON_LIMIT: 'QUEUE',
+      SVC_EXECUTION_QUEUE_CAPACITY: '3',
+      SVC_EXECUTION_QUEUE_CAPACITY_PER_WORKFLOW: '1',
     });
     try {
       await start(server);
@@ -100,14 +127,8 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
       const sameWorkflow = await start(server);
       expect(sameWorkflow.status).toBe(429);
       expect(sameWorkflow.json.message).toBe('The queue of this workflow is full');
-      // Workflow 'slow' of session t is another workflow: its own queue is empty, the whole
-      // queue is not.
-      const otherWorkflow = await start(server, {}, 't');
-      expect(otherWorkflow.status).toBe(429);
-      expect(otherWorkflow.json.message).toBe('The queue is full');
-      expect(
-        await server.app.meters.read('svc.executions.rejected', { reason: 'queue_full' }),
-      ).toBe(1);
+      // Workflow 'slow' of session t is another workflow: its own queue is empty.
+      expect((await start(server, {}, 't')).json.data.status).toBe('QUEUED');
       expect(
         await server.app.meters.read('svc.executions.rejected', { reason: 'workflow_queue_full' }),
       ).toBe(1);

@@ -151,6 +151,7 @@ describe('profile defaults (SPEC Runtime profiles)', () => {
     const expected: Partial<Settings> = {
       'svc.limits.max-body': 1_048_576,
       'svc.execution.queue-capacity': 100,
+      'svc.execution.queue-capacity-per-workflow': 0,
       'svc.execution.shutdown-timeout': 30_000,
       'svc.session.execution-timeout-seconds': 3600,
       'svc.execution.on-limit': 'REJECT',

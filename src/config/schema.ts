@@ -390,6 +390,11 @@ export const SETTINGS = {
     { default: 100 },
     'Starts that may wait for a slot',
   ),
+  'svc.execution.queue-capacity-per-workflow': setting(
+    int({ min: 0 }),
+    { default: 0 },
+    'Starts of one workflow that may wait for a slot; 0 means no limit of its own, only svc.execution.queue-capacity',
+  ),
   'svc.execution.queue-timeout': setting(
     nullable(duration()),
     { default: null },

@@ -41,6 +41,7 @@ export const STATUS_BY_CODE = {
   STORE_FAILED: 500,
   STORE_ROW_DAMAGED: 500,
   DATABASE_SETUP_FAILED: 500,
+  ILLEGAL_TRANSITION: 500,
   INTERNAL: 500,
 } as const satisfies Record<ErrorCode, number>;
 

@@ -168,6 +168,11 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     template: 'The relational database cannot be prepared: {detail}',
   },
+  ILLEGAL_TRANSITION: {
+    kind: 'unexpected',
+    retryable: false,
+    template: "Execution '{executionId}' cannot go from {from} to {to}",
+  },
   INTERNAL: {
     kind: 'unexpected',
     retryable: true,

@@ -8,7 +8,10 @@ const event = (n: number): ExecutionEvent => ({
   executionId: 'e1',
   sessionId: 's',
   workflowId: 'w',
-  n,
+  nodeId: 'out',
+  seq: n,
+  messageId: `m${n}`,
+  payload: n,
 });
 const all = (): boolean => true;
 

@@ -11,7 +11,10 @@ function event(executionId: string, n: number): ExecutionEvent {
     executionId,
     sessionId: 's',
     workflowId: 'w',
-    n,
+    nodeId: 'out',
+    seq: n,
+    messageId: `m${n}`,
+    payload: n,
   };
 }
 

@@ -11,6 +11,12 @@ const event = (executionId: string): NumberedEvent => ({
     executionId,
     sessionId: 's',
     workflowId: 'w',
+    nodeId: 'n1',
+    status: 'RUNNING',
+    error: null,
+    messagesIn: 0,
+    messagesOut: 0,
+    retries: 0,
   },
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSequentialIds, systemClock } from '../core/index.js';
-import type { ExecutionManager } from '../executions/index.js';
+import type { ExecutionEvent, ExecutionManager } from '../executions/index.js';
 import { Meters } from '../observability/index.js';
 import { AuditLog } from './audit-log.js';
 import { EventBus } from './event-bus.js';
@@ -19,12 +19,13 @@ function commandLog(): { executions: ExecutionManager; stopped: string[] } {
   return { executions, stopped };
 }
 
-const event = (executionId: string) => ({
-  kind: 'execution.started' as const,
+const event = (executionId: string): ExecutionEvent => ({
+  kind: 'execution.started',
   timestamp: new Date(0).toISOString(),
   executionId,
   sessionId: 's',
   workflowId: 'w',
+  status: 'RUNNING',
 });
 
 describe('rule supervisors (SPEC Events 7)', () => {

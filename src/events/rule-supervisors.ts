@@ -63,7 +63,12 @@ class RuleSupervisor {
     return this.#options.bus.subscribe(
       // A command of this supervisor is not an event it reacts to: a rule on control events
       // would otherwise answer its own commands.
-      (event) => kinds.has(event.kind) && event.actor !== this.#id,
+      (event) =>
+        kinds.has(event.kind) &&
+        !(
+          (event.kind === 'control.applied' || event.kind === 'control.refused') &&
+          event.actor === this.#id
+        ),
       (numbered) => {
         this.#queue.push(numbered.event);
         if (this.#queue.length > (this.#options.queueSize ?? 1000)) {

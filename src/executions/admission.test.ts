@@ -1,16 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Admission } from './admission.js';
+import { Admission, LIMITS_OFF } from './admission.js';
 import type { AdmissionLimits, Candidate } from './admission.js';
 
-const OFF: AdmissionLimits = {
-  maxConcurrent: null,
-  maxPerSession: null,
-  maxPerWorkflow: null,
-  onLimit: 'REJECT',
-  queueCapacity: 100,
-  queueTimeout: null,
-};
+const OFF: AdmissionLimits = LIMITS_OFF;
 
 let next = 0;
 function candidate(admission: Admission, fields: Partial<Candidate> = {}): Candidate {
@@ -58,7 +51,7 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
     ).toBe('run');
   });
 
-  it('queues when on-limit is QUEUE, up to the queue capacity and per workflow', () => {
+  it('queues when on-limit is QUEUE, up to the queue capacity, and per workflow only when that capacity is set', () => {
     const admission = new Admission({
       ...OFF,
       maxConcurrent: 1,
@@ -72,18 +65,29 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
       kind: 'refuse',
       reason: 'queue_full',
     });
-    const perWorkflow = new Admission({
+    const wholeQueue = new Admission({
       ...OFF,
       maxConcurrent: 1,
       onLimit: 'QUEUE',
       queueCapacity: 1,
     });
+    wholeQueue.request(candidate(wholeQueue));
+    wholeQueue.request(candidate(wholeQueue));
+    expect(wholeQueue.request(candidate(wholeQueue))).toEqual({
+      kind: 'refuse',
+      reason: 'queue_full',
+    });
+    const perWorkflow = new Admission(
+      { ...OFF, maxConcurrent: 1, onLimit: 'QUEUE', queueCapacity: 10 },
+      1,
+    );
     perWorkflow.request(candidate(perWorkflow));
     perWorkflow.request(candidate(perWorkflow));
     expect(perWorkflow.request(candidate(perWorkflow))).toEqual({
       kind: 'refuse',
       reason: 'workflow_queue_full',
     });
+    expect(perWorkflow.request(candidate(perWorkflow, { workflowId: 'x' })).kind).toBe('queue');
   });
 
   it('gives a freed slot to the waiting start with the highest priority', () => {

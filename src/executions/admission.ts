@@ -15,6 +15,16 @@ export interface AdmissionLimits {
   readonly queueTimeout: number | null;
 }
 
+/** Every limit off: what a server without admission settings admits. */
+export const LIMITS_OFF: AdmissionLimits = {
+  maxConcurrent: null,
+  maxPerSession: null,
+  maxPerWorkflow: null,
+  onLimit: 'REJECT',
+  queueCapacity: 100,
+  queueTimeout: null,
+};
+
 /** Why a start got no slot; the tags of `svc.executions.rejected`. */
 export type RefusalReason = 'limit' | 'queue_full' | 'workflow_queue_full' | 'shutdown';
 
@@ -52,6 +62,8 @@ function increment(counts: Map<string, number>, key: string, by: number): void {
 
 export class Admission {
   #limits: AdmissionLimits;
+  /** Starts of one workflow that may wait; 0: no limit of its own, only the whole queue's. */
+  readonly #workflowQueueCapacity: number;
   #shuttingDown = false;
   #arrivals = 0;
   readonly #running = new Map<string, Candidate>();
@@ -65,8 +77,9 @@ export class Admission {
    */
   readonly #levels = new Map<number, Map<string, Candidate[]>>();
 
-  constructor(limits: AdmissionLimits) {
+  constructor(limits: AdmissionLimits, workflowQueueCapacity = 0) {
     this.#limits = limits;
+    this.#workflowQueueCapacity = workflowQueueCapacity;
   }
 
   get limits(): AdmissionLimits {
@@ -101,10 +114,14 @@ export class Admission {
     }
     const { onLimit, queueCapacity } = this.#limits;
     if (onLimit === 'REJECT') return { kind: 'refuse', reason: 'limit' };
-    if ((this.#queuedByWorkflow.get(workflowKey(candidate)) ?? 0) >= queueCapacity) {
+    if (this.#queued.size >= queueCapacity) return { kind: 'refuse', reason: 'queue_full' };
+    const perWorkflow = this.#workflowQueueCapacity;
+    if (
+      perWorkflow > 0 &&
+      (this.#queuedByWorkflow.get(workflowKey(candidate)) ?? 0) >= perWorkflow
+    ) {
       return { kind: 'refuse', reason: 'workflow_queue_full' };
     }
-    if (this.#queued.size >= queueCapacity) return { kind: 'refuse', reason: 'queue_full' };
     this.#enqueue(candidate);
     return { kind: 'queue' };
   }

@@ -3,6 +3,7 @@
 import { AppError } from '../core/index.js';
 import type { PendingSignal, SignalWait } from '../engine/index.js';
 import type { SignalAnswer } from '../plugin-api/index.js';
+import type { ExecutionEventBody } from './execution-events.js';
 
 /** One pending approval as the approvals lists show it. */
 export interface Approval {
@@ -28,22 +29,19 @@ export interface SignalCommand {
   readonly comment?: string | undefined;
 }
 
-export type ApprovalEvent = 'approval.requested' | 'approval.answered' | 'approval.timed_out';
+/** What an approval tells the event streams. */
+export type ApprovalEvent = Extract<
+  ExecutionEventBody,
+  { readonly kind: 'approval.requested' | 'approval.answered' | 'approval.timed_out' }
+>;
 
 export class Approvals {
   /** Per execution, waits in the order they began. */
   readonly #byExecution = new Map<string, Waiting[]>();
   readonly #now: () => number;
-  readonly #notify: (
-    event: ApprovalEvent,
-    approval: Approval,
-    fields: Record<string, unknown>,
-  ) => void;
+  readonly #notify: (approval: Approval, event: ApprovalEvent) => void;
 
-  constructor(
-    now: () => number,
-    notify: (event: ApprovalEvent, approval: Approval, fields: Record<string, unknown>) => void,
-  ) {
+  constructor(now: () => number, notify: (approval: Approval, event: ApprovalEvent) => void) {
     this.#now = now;
     this.#notify = notify;
   }
@@ -73,7 +71,9 @@ export class Approvals {
     const list = this.#byExecution.get(run.executionId) ?? [];
     list.push(waiting);
     this.#byExecution.set(run.executionId, list);
-    this.#notify('approval.requested', approval, {
+    this.#notify(approval, {
+      kind: 'approval.requested',
+      nodeId: approval.nodeId,
       prompt: approval.prompt,
       messageId: approval.messageId,
     });
@@ -82,8 +82,13 @@ export class Approvals {
       cancel: (reason) => {
         if (!this.#remove(waiting)) return;
         // SPEC Events 9: a timed-out approval is not recorded as answered.
-        if (reason === 'timed_out')
-          this.#notify('approval.timed_out', approval, { messageId: approval.messageId });
+        if (reason === 'timed_out') {
+          this.#notify(approval, {
+            kind: 'approval.timed_out',
+            nodeId: approval.nodeId,
+            messageId: approval.messageId,
+          });
+        }
       },
     };
   }
@@ -115,7 +120,9 @@ export class Approvals {
       comment: command.comment ?? null,
     };
     target.resolve(answer);
-    this.#notify('approval.answered', target.approval, {
+    this.#notify(target.approval, {
+      kind: 'approval.answered',
+      nodeId: target.approval.nodeId,
       messageId: target.approval.messageId,
       approved: command.approved,
       comment: command.comment ?? null,

@@ -5,17 +5,9 @@ import { Meters, RecordingTracer, createSilentLoggers } from '../observability/i
 import { createPluginRegistry } from '../plugins/index.js';
 import { ExecutionManager } from './execution-manager.js';
 import { ExecutionRegistry } from './execution-registry.js';
-import { sessionStoreWith } from './test-support.js';
+import { manualToConsole, sessionStoreWith } from './test-support.js';
 
-const flow = (workflowId: string) => ({
-  workflowId,
-  description: '',
-  nodes: [
-    { nodeId: 'in', type: 'MANUAL' },
-    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
-  ],
-  edges: [{ source: 'in', target: 'out' }],
-});
+const flow = manualToConsole;
 
 describe('ExecutionManager: prepared workflows (SPEC Limits, workflow.cache.ttl.ms)', () => {
   it('prepares a workflow version once and drops it after the cache TTL unused', async () => {

@@ -3,7 +3,7 @@ import { ExecutionRegistry } from './execution-registry.js';
 
 function fill(registry: ExecutionRegistry, sessionId: string, count: number, ended = true): void {
   for (let i = 0; i < count; i++) {
-    const entry = registry.create({
+    registry.create({
       executionId: `${sessionId}-${i}`,
       sessionId,
       workflowId: 'w',
@@ -12,8 +12,8 @@ function fill(registry: ExecutionRegistry, sessionId: string, count: number, end
       createdAt: 0,
       parentExecutionId: null,
       depth: 0,
+      status: ended ? 'COMPLETED' : 'RUNNING',
     });
-    if (ended) entry.status = 'COMPLETED';
   }
 }
 

@@ -2,26 +2,8 @@
 // memory within SPEC's bounds: the newest executions, results per execution, log lines.
 import type { Message } from '../plugin-api/index.js';
 import type { LogLevel, NodeState, NodeStatus } from '../engine/index.js';
-
-/** CONTRACT section 1: execution statuses. */
-export const EXECUTION_STATUSES = [
-  'QUEUED',
-  'RUNNING',
-  'PAUSED',
-  'COMPLETED',
-  'FAILED',
-  'STOPPED',
-  'TIMED_OUT',
-  'ABORTED',
-] as const;
-
-export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
-
-const ACTIVE: ReadonlySet<ExecutionStatus> = new Set(['QUEUED', 'RUNNING', 'PAUSED']);
-
-export function isTerminalExecutionStatus(status: ExecutionStatus): boolean {
-  return !ACTIVE.has(status);
-}
+import { assertTransition, isTerminalExecutionStatus } from './execution-states.js';
+import type { ExecutionStatus } from './execution-states.js';
 
 export interface NodeRecord {
   readonly status: NodeStatus;
@@ -82,6 +64,8 @@ export interface ExecutionFields {
   readonly restartOf?: string | null;
   /** The aborted execution this one resumes (recover). */
   readonly resumedFrom?: string | null;
+  /** The status it starts in: QUEUED until it gets a slot; boot recovery gives the logged one. */
+  readonly status?: ExecutionStatus;
 }
 
 /**
@@ -99,7 +83,7 @@ export class ExecutionEntry implements ExecutionFields {
   readonly depth: number;
   readonly restartOf: string | null;
   readonly resumedFrom: string | null;
-  status: ExecutionStatus = 'RUNNING';
+  #status: ExecutionStatus;
   startedAt: number | null = null;
   endedAt: number | null = null;
   error: string | null = null;
@@ -126,9 +110,23 @@ export class ExecutionEntry implements ExecutionFields {
     this.depth = fields.depth;
     this.restartOf = fields.restartOf ?? null;
     this.resumedFrom = fields.resumedFrom ?? null;
+    this.#status = fields.status ?? 'QUEUED';
     this.finished = new Promise<void>((resolve) => {
       this.#markFinished = resolve;
     });
+  }
+
+  get status(): ExecutionStatus {
+    return this.#status;
+  }
+
+  /**
+   * The one way an execution's status changes: only along EXECUTION_TRANSITIONS, any other
+   * change throws ILLEGAL_TRANSITION.
+   */
+  transition(to: ExecutionStatus): void {
+    assertTransition(this.executionId, this.#status, to);
+    this.#status = to;
   }
 
   markFinished(): void {

@@ -1,33 +1,48 @@
-export { ExecutionManager, MAX_NESTING_DEPTH } from './execution-manager.js';
-export type {
-  CheckpointView,
-  ExecutionManagerDeps,
-  RestartMode,
-  StartAnswer,
-  StartOptions,
-  StartRequest,
-} from './execution-manager.js';
+export { ExecutionManager } from './execution-manager.js';
+export type { CheckpointView, ExecutionManagerDeps } from './execution-manager.js';
+export { MAX_NESTING_DEPTH } from './live-runs.js';
+export type { RestartMode } from './restarts.js';
+export type { StartAnswer, StartOptions, StartRequest } from './launch.js';
 export { Admission, REFUSAL_MESSAGES } from './admission.js';
 export type { AdmissionLimits, OnLimit, RefusalReason } from './admission.js';
 export { IdempotencyKeys } from './idempotency-keys.js';
+export { ExecutionEntry, ExecutionRegistry } from './execution-registry.js';
 export {
-  ExecutionEntry,
-  ExecutionRegistry,
   EXECUTION_STATUSES,
+  EXECUTION_TRANSITIONS,
+  canTransition,
   isTerminalExecutionStatus,
-} from './execution-registry.js';
+} from './execution-states.js';
+export type { ExecutionStatus } from './execution-states.js';
 export type {
   ExecutionFields,
   ExecutionQuery,
   ExecutionRecord,
-  ExecutionStatus,
   LogEntry,
   NodeRecord,
   RegistryLimits,
   ResultEvent,
 } from './execution-registry.js';
-export { NODE_STATUS_EVENTS, RUN_STATUS_EVENTS, isStateEvent } from './execution-events.js';
-export type { ExecutionEvent, ExecutionEventKind, ExecutionEventSink } from './execution-events.js';
+export {
+  END_STATUS_EVENTS,
+  NODE_STATUS_EVENTS,
+  RUN_STATUS_EVENTS,
+  isStateEvent,
+  statusEvent,
+} from './execution-events.js';
+export type {
+  ControlEvent,
+  EndStatus,
+  ExecutionEvent,
+  ExecutionEventBody,
+  ExecutionEventKind,
+  ExecutionEventSink,
+  ExecutionHeader,
+  ExecutionScopedEvent,
+  NodeEventKind,
+  RunEndEventKind,
+  SchedulerLimitsEvent,
+} from './execution-events.js';
 export { Approvals } from './approvals.js';
 export type { Approval, ApprovalEvent, SignalCommand } from './approvals.js';
 export { ExecutionJournal, ABORTED_MESSAGE } from './execution-journal.js';

@@ -7,7 +7,7 @@ import { Meters, createSilentLoggers } from '../observability/index.js';
 import { createPluginRegistry } from '../plugins/index.js';
 import type { ExecutionEvent } from './execution-events.js';
 import { ExecutionManager } from './execution-manager.js';
-import type { StartAnswer } from './execution-manager.js';
+import type { StartAnswer } from './launch.js';
 import { ExecutionRegistry } from './execution-registry.js';
 import { sessionStoreWith } from './test-support.js';
 

@@ -1,5 +1,5 @@
 // For the executions layer's own tests: a memory session store holding session `s` with the
-// given workflows, each at version 1.
+// given workflows, each at version 1, and the smallest workflow that runs.
 import type { WorkflowDefinition } from '../engine/index.js';
 import { MemorySessionStore } from '../stores/index.js';
 
@@ -24,4 +24,17 @@ export async function sessionStoreWith(
     });
   }
   return store;
+}
+
+/** A manual trigger feeding a console terminal: ends as soon as it starts. */
+export function manualToConsole(workflowId: string): WorkflowDefinition {
+  return {
+    workflowId,
+    description: '',
+    nodes: [
+      { nodeId: 'in', type: 'MANUAL' },
+      { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+    ],
+    edges: [{ source: 'in', target: 'out' }],
+  };
 }

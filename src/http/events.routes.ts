@@ -11,7 +11,7 @@ import type {
   NumberedEvent,
   ProgressHistory,
 } from '../events/index.js';
-import { RUN_STATUS_EVENTS, isStateEvent, isTerminalExecutionStatus } from '../executions/index.js';
+import { isStateEvent, isTerminalExecutionStatus, statusEvent } from '../executions/index.js';
 import type {
   ExecutionEntry,
   ExecutionManager,
@@ -133,7 +133,7 @@ export function registerEventRoutes(
           (event.kind === 'log' || isStateEvent(event.kind)),
         (numbered) => {
           const { event } = numbered;
-          if (event.kind === 'log') sendLog(event as unknown as LogEntry);
+          if (event.kind === 'log') sendLog(event);
           else if (isTerminalExecutionStatus(entry.status)) stream.close();
         },
       );
@@ -170,14 +170,15 @@ export function registerEventRoutes(
       if (missed.length === 0 && lastEventId(request) === null) {
         send({
           seq: bus.lastSeq,
-          event: {
-            kind: RUN_STATUS_EVENTS[entry.status] ?? 'execution.started',
-            timestamp: new Date().toISOString(),
-            executionId: entry.executionId,
-            sessionId: entry.sessionId,
-            workflowId: entry.workflowId,
-            status: entry.status,
-          },
+          event: statusEvent(
+            {
+              timestamp: new Date().toISOString(),
+              executionId: entry.executionId,
+              sessionId: entry.sessionId,
+              workflowId: entry.workflowId,
+            },
+            entry,
+          ),
         });
         sent = bus.lastSeq;
       }

@@ -1,0 +1,60 @@
+// Sends the events of executions to the event sink (CONTRACT section 3, "Event"), each with
+// the header every event carries. Without a sink nothing is built.
+import type { Clock } from '../core/index.js';
+import type { AdmissionLimits } from './admission.js';
+import type { ExecutionEventBody, ExecutionEventSink } from './execution-events.js';
+import type { ExecutionEntry, ResultEvent } from './execution-registry.js';
+
+export class ExecutionNotifier {
+  readonly #sink: ExecutionEventSink | undefined;
+  readonly #clock: Clock;
+
+  constructor(sink: ExecutionEventSink | undefined, clock: Clock) {
+    this.#sink = sink;
+    this.#clock = clock;
+  }
+
+  /** Sends one event about `entry`. */
+  emit(entry: ExecutionEntry, body: ExecutionEventBody): void {
+    const sink = this.#sink;
+    if (sink === undefined) return;
+    // The kind first, as CONTRACT section 3 lists the fields; the body's own fields after.
+    const header = {
+      kind: body.kind,
+      timestamp: new Date(this.#clock.now()).toISOString(),
+      executionId: entry.executionId,
+      sessionId: entry.sessionId,
+      workflowId: entry.workflowId,
+    };
+    sink(Object.assign(header, body));
+  }
+
+  /** A result event, built once with the time the registry gave it: results come one a message. */
+  result(entry: ExecutionEntry, result: ResultEvent): void {
+    const sink = this.#sink;
+    if (sink === undefined) return;
+    sink({
+      kind: 'result',
+      timestamp: result.timestamp,
+      executionId: entry.executionId,
+      sessionId: entry.sessionId,
+      workflowId: entry.workflowId,
+      nodeId: result.nodeId,
+      seq: result.seq,
+      messageId: result.messageId,
+      payload: result.payload,
+    });
+  }
+
+  /** The admission limits changed: an event about no execution. */
+  limits(limits: AdmissionLimits): void {
+    this.#sink?.({
+      kind: 'scheduler.limits',
+      timestamp: new Date(this.#clock.now()).toISOString(),
+      executionId: null,
+      sessionId: null,
+      workflowId: null,
+      limits: { ...limits },
+    });
+  }
+}

@@ -1,0 +1,252 @@
+// The runs going now: each execution holding a slot has one WorkflowRun and its recorder. A
+// run starts here and its end is recorded here; sub-workflow runs are started by their parent
+// and stopped with it.
+import type { Logger } from 'pino';
+import { AppError, messageOf } from '../core/index.js';
+import type { Clock } from '../core/index.js';
+import { RunClock, WorkflowRun } from '../engine/index.js';
+import type {
+  CheckpointStore,
+  ConfigResolver,
+  NodePlacement,
+  PendingSignal,
+  RunOutcome,
+  RunServices,
+  SignalWait,
+  TimerScheduler,
+} from '../engine/index.js';
+import type { Meters, Tracer } from '../observability/index.js';
+import { StepFailure } from '../plugin-api/index.js';
+import type { Safeguards, SessionMemory, SubWorkflowRequest } from '../plugin-api/index.js';
+import type { Approvals } from './approvals.js';
+import { END_STATUS_EVENTS } from './execution-events.js';
+import type { ExecutionJournal } from './execution-journal.js';
+import type { ExecutionNotifier } from './execution-notifier.js';
+import type { ExecutionEntry, ExecutionRegistry } from './execution-registry.js';
+import type { Launch, StartRequest } from './launch.js';
+import { RunRecorder } from './run-recorder.js';
+import type { RunRecorderHost } from './run-recorder.js';
+
+/** SPEC "Limits": sub-workflow nesting depth. */
+export const MAX_NESTING_DEPTH = 5;
+
+export interface LiveRunsOptions {
+  readonly registry: ExecutionRegistry;
+  readonly notifier: ExecutionNotifier;
+  readonly meters: Meters;
+  readonly clock: Clock;
+  readonly timers: TimerScheduler;
+  /** The stream engine's logger: node log lines and, at TRACE, message payloads. */
+  readonly logger: Logger;
+  readonly journal: ExecutionJournal | undefined;
+  readonly tracer: Tracer | undefined;
+  /** Where runs record what their nodes emit (SPEC Checkpoint); nothing is recorded without. */
+  readonly checkpoints: CheckpointStore | undefined;
+  readonly approvals: Approvals;
+  /** SPEC `svc.session.execution-timeout-seconds`, in milliseconds. */
+  readonly runDeadlineMs: number;
+  readonly safeguards: Safeguards | undefined;
+  readonly sessionMemory: SessionMemory | undefined;
+  readonly resolveConfig: ConfigResolver | undefined;
+  readonly placement: NodePlacement | undefined;
+  /** Whether the execution can still be restarted, so its run records for a restart. */
+  readonly restartable: (executionId: string) => boolean;
+  /** A run ended: its slot is free. */
+  readonly released: (executionId: string) => void;
+  /** Creates and starts a sub-workflow run inside its parent's slot. */
+  readonly launchChild: (request: StartRequest, parent: ExecutionEntry) => Promise<ExecutionEntry>;
+}
+
+interface Live {
+  readonly run: WorkflowRun;
+  readonly recorder: RunRecorder;
+  /** Sub-workflow runs it started; made by the first, as most runs start none. */
+  children: Set<string> | undefined;
+}
+
+export class LiveRuns {
+  readonly #options: LiveRunsOptions;
+  /** Shared by every run. */
+  readonly #services: RunServices;
+  /** What every run's recorder may ask for: one object for all runs. */
+  readonly #host: RunRecorderHost;
+  readonly #live = new Map<string, Live>();
+
+  constructor(options: LiveRunsOptions) {
+    this.#options = options;
+    this.#services = {
+      logger: options.logger,
+      safeguards: options.safeguards,
+      sessionMemory: options.sessionMemory,
+      resolveConfig: options.resolveConfig,
+      placement: options.placement,
+    };
+    const { registry, notifier, meters, clock, logger, journal, tracer, approvals } = options;
+    this.#host = {
+      registry,
+      notifier,
+      meters,
+      clock,
+      logger,
+      journal,
+      tracer,
+      runEnded: (entry, outcome) => {
+        this.#ended(entry, outcome);
+      },
+      runChild: (parent, request) => this.#runChild(parent, request),
+      awaitSignal: (entry: ExecutionEntry, wait: SignalWait): PendingSignal =>
+        approvals.register(entry, wait),
+    };
+  }
+
+  get size(): number {
+    return this.#live.size;
+  }
+
+  /** The run of an execution, while it goes. */
+  runOf(executionId: string): WorkflowRun | undefined {
+    return this.#live.get(executionId)?.run;
+  }
+
+  /** The live run of an execution; an unknown node is 404 even on an ended run. */
+  require(entry: ExecutionEntry, nodeId?: string): WorkflowRun {
+    const live = this.#live.get(entry.executionId);
+    if (
+      nodeId !== undefined &&
+      !entry.nodes.some((node) => node.nodeId === nodeId) &&
+      entry.status !== 'QUEUED'
+    ) {
+      throw new AppError('NODE_NOT_FOUND', { params: { nodeId, executionId: entry.executionId } });
+    }
+    if (live === undefined) {
+      throw new AppError('EXECUTION_NOT_ACTIVE', {
+        params: { executionId: entry.executionId, status: entry.status },
+      });
+    }
+    return live.run;
+  }
+
+  /** Starts the run of an execution that holds a slot (or its parent's). */
+  start(entry: ExecutionEntry, launch: Launch): WorkflowRun {
+    const options = this.#options;
+    const { executionId, sessionId, workflowId } = entry;
+    const { plan, request } = launch;
+    // Recorded while restartable, or always when the store keeps checkpoints for recover.
+    const store = options.checkpoints;
+    const writer =
+      store !== undefined && (store.durable || options.restartable(executionId))
+        ? store.writer(executionId)
+        : undefined;
+    const recorder = new RunRecorder(this.#host, entry, plan, writer, launch.approvals);
+    const run = new WorkflowRun({
+      executionId,
+      sessionId,
+      workflowId,
+      lineage: launch.lineage ?? executionId,
+      startPayload: request.payload,
+      plan,
+      clock: new RunClock(options.clock, options.timers),
+      services: this.#services,
+      deadlineMs: options.runDeadlineMs,
+      listener: recorder,
+      replay: launch.replay,
+    });
+    if (writer !== undefined) run.recordTo(writer);
+    this.#live.set(executionId, { run, recorder, children: undefined });
+    entry.nodes = run.nodes;
+    entry.transition('RUNNING');
+    entry.startedAt = options.clock.now();
+    options.notifier.emit(entry, { kind: 'execution.started', status: 'RUNNING' });
+    options.journal?.started(executionId);
+    run.start();
+    void run.done.then(recorder.ended);
+    return run;
+  }
+
+  /** The execution can no longer be restarted: its run stops recording for a restart. */
+  stopRecording(executionId: string): void {
+    const live = this.#live.get(executionId);
+    if (live === undefined) return;
+    live.run.stopRecording();
+    live.recorder.writer = undefined;
+  }
+
+  /** Stops every run without waiting for its end. */
+  stopEach(reason: string): void {
+    for (const live of this.#live.values()) live.run.stop(reason);
+  }
+
+  /** Settles once every run going now has ended. */
+  finished(): Promise<void> {
+    const finishing: Promise<void>[] = [];
+    for (const executionId of this.#live.keys()) {
+      const entry = this.#options.registry.get(executionId);
+      if (entry !== undefined) finishing.push(entry.finished);
+    }
+    return Promise.all(finishing).then(() => undefined);
+  }
+
+  /** Stops every run still going and waits for them to end. */
+  async stopAll(reason: string): Promise<void> {
+    const ending = this.finished();
+    this.stopEach(reason);
+    await ending;
+  }
+
+  /** A run of `entry` ended: record it and stop its children. */
+  #ended(entry: ExecutionEntry, outcome: RunOutcome): void {
+    const { clock, meters, notifier, journal, tracer } = this.#options;
+    const live = this.#live.get(entry.executionId);
+    this.#live.delete(entry.executionId);
+    for (const child of live?.children ?? []) this.#live.get(child)?.run.stop('Parent run ended');
+    entry.transition(outcome.status);
+    entry.error = outcome.error;
+    const endedAt = clock.now();
+    entry.endedAt = endedAt;
+    notifier.emit(entry, {
+      kind: END_STATUS_EVENTS[outcome.status],
+      status: outcome.status,
+      error: outcome.error,
+    });
+    const startedAt = entry.startedAt ?? endedAt;
+    meters.time('svc.execution.duration', { status: outcome.status }, endedAt - startedAt);
+    journal?.ended(entry.executionId, outcome.status, outcome.error);
+    tracer?.record({
+      name: 'svc.run',
+      id: entry.executionId,
+      parentId: entry.parentExecutionId,
+      startedAt,
+      endedAt,
+      tags: { workflowId: entry.workflowId, status: outcome.status },
+    });
+    entry.markFinished();
+    this.#options.released(entry.executionId);
+  }
+
+  /** SUB_WORKFLOW: a child run whose terminals' payloads are the answer. */
+  async #runChild(
+    parent: ExecutionEntry,
+    request: SubWorkflowRequest,
+  ): Promise<readonly unknown[]> {
+    if (parent.depth + 1 > MAX_NESTING_DEPTH) {
+      throw StepFailure.nonRetryable(
+        `Sub-workflow nesting deeper than ${MAX_NESTING_DEPTH} levels is refused`,
+      );
+    }
+    let child: ExecutionEntry;
+    try {
+      child = await this.#options.launchChild(request, parent);
+    } catch (error) {
+      throw StepFailure.nonRetryable(messageOf(error), error);
+    }
+    const live = this.#live.get(parent.executionId);
+    if (live !== undefined) (live.children ??= new Set()).add(child.executionId);
+    await child.finished;
+    if (child.status !== 'COMPLETED') {
+      throw StepFailure.retryable(
+        `Sub-workflow '${request.workflowId}' (execution ${child.executionId}) ended ${child.status}${child.error === null ? '' : `: ${child.error}`}`,
+      );
+    }
+    return this.#options.registry.resultsOf(child).map((result) => result.payload);
+  }
+}

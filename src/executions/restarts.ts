@@ -1,0 +1,285 @@
+// Restart, restart from a node, retry a node (SPEC "Restart rules") and recover (SPEC "Recover
+// conditions"): each builds a new execution of the same workflow version and start payload,
+// whose finished feeding nodes replay their recorded output, and admits it like any start.
+import { AppError } from '../core/index.js';
+import { isNodeEnded } from '../engine/index.js';
+import type {
+  CheckpointStore,
+  RecordedApproval,
+  RecordedMessage,
+  ReplayPlan,
+  WorkflowPlan,
+} from '../engine/index.js';
+import type { ExecutionJournal, RunHistory } from './execution-journal.js';
+import type { ExecutionEntry } from './execution-registry.js';
+import { isTerminalExecutionStatus } from './execution-states.js';
+import { approvalKey } from './launch.js';
+import type { Launch, StartAnswer } from './launch.js';
+import type { PlanCache } from './plan-cache.js';
+import { replayShape } from './replay-planning.js';
+
+export type RestartMode =
+  | { readonly kind: 'whole' }
+  | { readonly kind: 'from'; readonly nodeId: string }
+  | { readonly kind: 'retry'; readonly nodeId: string };
+
+export interface RestartsOptions {
+  readonly plans: PlanCache;
+  /** Where runs record what their nodes emit; restarts from a node read it back. */
+  readonly checkpoints: CheckpointStore | undefined;
+  readonly journal: ExecutionJournal | undefined;
+  /** SPEC `svc.restart.retained-executions`: the newest executions that can be restarted. */
+  readonly retained: number;
+  /** SPEC Restart rule 6: how long a restart waits for its new run to be accepted. */
+  readonly acceptMs: number;
+  /** Admits a new execution like any start. */
+  readonly admit: (launch: Launch) => Promise<StartAnswer>;
+  /** Stops an execution still going. */
+  readonly stop: (executionId: string, reason: string) => void;
+  /** The execution left the archive: its run stops recording for a restart. */
+  readonly forgotten: (executionId: string) => void;
+}
+
+/** What a restart needs of an execution it can restart (SPEC Restart rule 1: the archive). */
+export interface Archived {
+  readonly launch: Launch;
+  readonly lineage: string;
+  /** The execution whose checkpoints this one's left-out nodes can be found in. */
+  readonly source: string | null;
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(false);
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class Restarts {
+  readonly #options: RestartsOptions;
+  /** SPEC Restart rule 1: the newest executions, oldest first. */
+  readonly #archive = new Map<string, Archived>();
+  /** Executions a restart (rule 5) or a recover (rule 4) is under way for. */
+  readonly #restarting = new Set<string>();
+  readonly #resuming = new Set<string>();
+
+  constructor(options: RestartsOptions) {
+    this.#options = options;
+  }
+
+  /** Whether the execution is still in the archive. */
+  has(executionId: string): boolean {
+    return this.#archive.has(executionId);
+  }
+
+  /**
+   * Keeps the newest executions restartable. One that leaves the archive stops recording,
+   * and its checkpoints go unless the store keeps them for recover.
+   */
+  archive(executionId: string, archived: Archived): void {
+    const { retained, checkpoints: store, forgotten } = this.#options;
+    this.#archive.set(executionId, archived);
+    for (const oldest of this.#archive.keys()) {
+      if (this.#archive.size <= retained) break;
+      this.#archive.delete(oldest);
+      if (store === undefined || store.durable) continue;
+      forgotten(oldest);
+      // The memory stores forget at once; there is nothing left to fail.
+      void store.drop(oldest).catch(() => undefined);
+    }
+  }
+
+  /**
+   * A new execution of the same workflow version and start payload. From a node, the
+   * finished nodes feeding it replay their recorded output and independent branches are left
+   * out. The original is stopped if it is still going.
+   */
+  async restart(entry: ExecutionEntry, mode: RestartMode): Promise<StartAnswer> {
+    const { executionId } = entry;
+    const archived = this.#archive.get(executionId);
+    if (archived === undefined) {
+      throw new AppError('NOT_RESTARTABLE', {
+        params: { executionId, retained: this.#options.retained },
+      });
+    }
+    if (this.#restarting.has(executionId)) {
+      throw new AppError('RESTART_IN_PROGRESS', { params: { executionId } });
+    }
+    this.#restarting.add(executionId);
+    try {
+      const replay =
+        mode.kind === 'whole' ? undefined : await this.#replayFor(entry, archived, mode);
+      const { acceptMs } = this.#options;
+      if (!isTerminalExecutionStatus(entry.status)) {
+        this.#options.stop(executionId, 'Stopped by a restart');
+        if (!(await settlesWithin(entry.finished, acceptMs))) {
+          throw new AppError('RESTART_NOT_ACCEPTED', {
+            params: { executionId, seconds: acceptMs / 1000 },
+          });
+        }
+      }
+      const { launch } = archived;
+      return await this.#options.admit({
+        request: launch.request,
+        plan: launch.plan,
+        version: launch.version,
+        lineage: archived.lineage,
+        restartOf: executionId,
+        ...(replay === undefined ? {} : { replay }),
+      });
+    } finally {
+      this.#restarting.delete(executionId);
+    }
+  }
+
+  /** Rules 2 to 4: what a restart from a node replays, or why it cannot. */
+  async #replayFor(
+    entry: ExecutionEntry,
+    archived: Archived,
+    mode: { readonly kind: 'from' | 'retry'; readonly nodeId: string },
+  ): Promise<ReplayPlan> {
+    const { executionId } = entry;
+    const refuse = (detail: string): never => {
+      throw new AppError('RESTART_REFUSED', { params: { executionId, detail } });
+    };
+    const { plan } = archived.launch;
+    if (!plan.byId.has(mode.nodeId)) refuse(`node '${mode.nodeId}' is not in the workflow`);
+    if (mode.kind === 'retry') {
+      const status = entry.nodes.find((node) => node.nodeId === mode.nodeId)?.status;
+      if (status !== 'FAILURE' && status !== 'TIMED_OUT') {
+        refuse(`node '${mode.nodeId}' did not fail (it is ${status ?? 'not part of the run'})`);
+      }
+    }
+    const shape = replayShape(plan, [mode.nodeId]);
+    const outputs = new Map<string, readonly RecordedMessage[]>();
+    for (const feeder of shape.feeders) {
+      const state = entry.nodes.find((node) => node.nodeId === feeder);
+      if (state !== undefined && !isNodeEnded(state)) {
+        refuse(`node '${feeder}' is still producing output`);
+      }
+      outputs.set(feeder, await this.#recordedOutput(executionId, feeder, refuse));
+    }
+    return { outputs, omitted: shape.omitted };
+  }
+
+  /**
+   * A node's complete recorded output in an execution, or in the one it restarted when the
+   * node was left out of it.
+   */
+  async #recordedOutput(
+    executionId: string,
+    nodeId: string,
+    refuse: (detail: string) => never,
+  ): Promise<readonly RecordedMessage[]> {
+    const store = this.#options.checkpoints;
+    let holder: string | null = executionId;
+    while (holder !== null && store !== undefined) {
+      const node = (await store.summary(holder))?.find((summary) => summary.nodeId === nodeId);
+      if (node !== undefined) {
+        if (node.truncated) {
+          refuse(
+            `the output of node '${nodeId}' went over the in-memory checkpoint caps (set svc.restart.spill-dir or svc.restart.dir to keep it)`,
+          );
+        }
+        const output = node.complete ? await store.output(holder, nodeId) : undefined;
+        if (output === undefined) refuse(`node '${nodeId}' has no complete recorded output`);
+        return output;
+      }
+      holder = this.#archive.get(holder)?.source ?? null;
+    }
+    return refuse(`node '${nodeId}' has no complete recorded output`);
+  }
+
+  /**
+   * Recover: resumes an ABORTED run as a new execution; finished nodes are replayed from
+   * their checkpoints and unfinished ones run. A run is resumed once.
+   */
+  async recover(entry: ExecutionEntry): Promise<StartAnswer> {
+    const { executionId } = entry;
+    const refuse = (detail: string): never => {
+      throw new AppError('RECOVER_REFUSED', { params: { executionId, detail } });
+    };
+    const { journal, checkpoints, plans } = this.#options;
+    if (journal?.durable !== true) {
+      return refuse(
+        'recover needs a durable execution log (svc.execution-log.dir, or the postgres store)',
+      );
+    }
+    if (checkpoints?.durable !== true) {
+      return refuse(
+        'recover needs a file or relational checkpoint store (svc.restart.dir, or the postgres store)',
+      );
+    }
+    if (entry.status !== 'ABORTED') refuse(`it is ${entry.status}, not ABORTED`);
+    const history = journal.run(executionId);
+    if (history === undefined) return refuse('it is no longer in the execution log');
+    if (history.resumedBy !== null) refuse(`it was already resumed as '${history.resumedBy}'`);
+    if (this.#resuming.has(executionId)) refuse('it is being resumed');
+    this.#resuming.add(executionId);
+    try {
+      const { plan, version } = await plans.latest(entry.sessionId, entry.workflowId);
+      if (plans.hashOf(plan) !== history.accepted.definitionHash) {
+        refuse('the workflow changed since the run started');
+      }
+      if (!history.accepted.payloadRecorded) refuse('its start payload was not recorded');
+      const launch = await resumeLaunch(checkpoints, history, plan, version, refuse);
+      const answer = await this.#options.admit(launch);
+      journal.resumed(executionId, answer.executionId);
+      await journal.durableNow();
+      return answer;
+    } finally {
+      this.#resuming.delete(executionId);
+    }
+  }
+}
+
+/** The launch that resumes an interrupted run: what finished replays, the rest runs. */
+async function resumeLaunch(
+  store: CheckpointStore,
+  history: RunHistory,
+  plan: WorkflowPlan,
+  version: number,
+  refuse: (detail: string) => never,
+): Promise<Launch> {
+  const { accepted } = history;
+  const summary = (await store.summary(accepted.executionId)) ?? [];
+  const finished = new Set(summary.filter((node) => node.complete).map((node) => node.nodeId));
+  const unfinished = plan.nodes.filter((node) => !finished.has(node.nodeId));
+  if (unfinished.length === 0) refuse('every node already finished');
+  const shape = replayShape(
+    plan,
+    unfinished.map((node) => node.nodeId),
+  );
+  const outputs = new Map<string, readonly RecordedMessage[]>();
+  for (const feeder of shape.feeders) {
+    const output = await store.output(accepted.executionId, feeder);
+    if (output === undefined) refuse(`node '${feeder}' has no complete recorded output`);
+    outputs.set(feeder, output);
+  }
+  const approvals = new Map<string, RecordedApproval>();
+  for (const answer of await store.approvals(accepted.executionId)) {
+    approvals.set(approvalKey(answer.nodeId, answer.messageId), answer);
+  }
+  return {
+    request: {
+      sessionId: accepted.sessionId,
+      workflowId: accepted.workflowId,
+      payload: accepted.payload,
+      priority: accepted.priority,
+    },
+    plan,
+    version,
+    lineage: accepted.lineage,
+    resumedFrom: accepted.executionId,
+    replay: { outputs, omitted: shape.omitted },
+    approvals,
+  };
+}

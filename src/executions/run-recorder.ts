@@ -1,0 +1,260 @@
+// Records one run into its execution: node and run state changes, results and log lines go to
+// the registry, the execution log, the meters and the event stream. It knows its host only
+// through RunRecorderHost: what a run needs from outside, never the whole executions layer.
+import type { Logger } from 'pino';
+import type { Clock } from '../core/index.js';
+import { isNodeEnded } from '../engine/index.js';
+import type {
+  CheckpointWriter,
+  LogLevel,
+  NodeState,
+  NodeStatus,
+  PendingSignal,
+  RecordedApproval,
+  RunListener,
+  RunLogEntry,
+  RunOutcome,
+  SignalWait,
+  WorkflowPlan,
+} from '../engine/index.js';
+import type { Meters, Tracer } from '../observability/index.js';
+import type { Message, PluginMeasure, SubWorkflowRequest } from '../plugin-api/index.js';
+import { NODE_STATUS_EVENTS } from './execution-events.js';
+import type { ExecutionJournal } from './execution-journal.js';
+import type { ExecutionNotifier } from './execution-notifier.js';
+import type { ExecutionEntry, ExecutionRegistry } from './execution-registry.js';
+import { isTerminalExecutionStatus } from './execution-states.js';
+import { approvalKey } from './launch.js';
+
+/** What a run's recorder needs from outside; one host serves every run. */
+export interface RunRecorderHost {
+  readonly registry: ExecutionRegistry;
+  readonly notifier: ExecutionNotifier;
+  readonly meters: Meters;
+  readonly clock: Clock;
+  /** The stream engine's logger: node log lines and, at TRACE, message payloads. */
+  readonly logger: Logger;
+  /** The execution log; only a durable one records node starts and ends. */
+  readonly journal: ExecutionJournal | undefined;
+  readonly tracer: Tracer | undefined;
+  /** The run of `entry` ended. */
+  runEnded(entry: ExecutionEntry, outcome: RunOutcome): void;
+  /** SUB_WORKFLOW: a child run whose terminals' payloads are the answer. */
+  runChild(parent: ExecutionEntry, request: SubWorkflowRequest): Promise<readonly unknown[]>;
+  /** A WAIT_FOR_SIGNAL node of `entry` waits for an answer. */
+  awaitSignal(entry: ExecutionEntry, wait: SignalWait): PendingSignal;
+}
+
+const LOG_METHODS = {
+  TRACE: 'trace',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
+} as const satisfies Record<LogLevel, string>;
+
+/**
+ * Records one run into its execution entry and the meters. A class, not an object of
+ * closures, because every parked run holds one.
+ */
+export class RunRecorder implements RunListener {
+  readonly ended: (outcome: RunOutcome) => void;
+  /** Nodes whose start the execution log has; made only with a durable log. */
+  #loggedStarts: Set<string> | undefined;
+
+  constructor(
+    readonly host: RunRecorderHost,
+    readonly entry: ExecutionEntry,
+    readonly plan: WorkflowPlan,
+    public writer: CheckpointWriter | undefined,
+    readonly approvals: ReadonlyMap<string, RecordedApproval> | undefined,
+  ) {
+    this.ended = (outcome) => {
+      host.runEnded(entry, outcome);
+      void this.writer?.close().catch((error: unknown) => {
+        this.checkpointFailed('', error);
+      });
+    };
+  }
+
+  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]> {
+    return this.host.runChild(this.entry, request);
+  }
+
+  /**
+   * SPEC Events 9: an answer the resumed run recorded for the same message is used again;
+   * a new answer is recorded with the checkpoints before the node goes on.
+   */
+  awaitSignal(wait: SignalWait): PendingSignal {
+    const recorded = this.approvals?.get(approvalKey(wait.nodeId, wait.messageId));
+    if (recorded !== undefined) {
+      const answer = {
+        approved: recorded.approved,
+        ...(recorded.payload === undefined ? {} : { payload: recorded.payload }),
+        comment: recorded.comment ?? null,
+      };
+      void this.#recordApproval(recorded);
+      this.host.notifier.emit(this.entry, {
+        kind: 'approval.answered',
+        nodeId: wait.nodeId,
+        messageId: wait.messageId,
+        approved: recorded.approved,
+        comment: answer.comment,
+        reused: true,
+      });
+      return { answer: Promise.resolve(answer), cancel: () => undefined };
+    }
+    const pending = this.host.awaitSignal(this.entry, wait);
+    if (this.writer === undefined) return pending;
+    return {
+      answer: pending.answer.then(async (answer) => {
+        await this.#recordApproval({
+          nodeId: wait.nodeId,
+          messageId: wait.messageId,
+          approved: answer.approved,
+          ...(answer.payload === undefined ? {} : { payload: answer.payload }),
+          comment: answer.comment ?? null,
+        });
+        return answer;
+      }),
+      cancel: (reason) => {
+        pending.cancel(reason);
+      },
+    };
+  }
+
+  async #recordApproval(answer: RecordedApproval): Promise<void> {
+    try {
+      await this.writer?.approval(answer);
+    } catch (error) {
+      this.checkpointFailed(answer.nodeId, error);
+    }
+  }
+
+  checkpointFailed(_nodeId: string, _error: unknown): void {
+    this.host.meters.count('svc.checkpoint.errors');
+  }
+
+  pluginEvent(_nodeId: string, event: string, outcome: string): void {
+    this.host.meters.count('svc.plugin.events', { plugin: event, outcome });
+  }
+
+  pluginMeasure(_nodeId: string, measure: PluginMeasure): void {
+    const { meters } = this.host;
+    switch (measure.meter) {
+      case 'svc.mcp.call':
+        meters.time(
+          'svc.mcp.call',
+          { tool: measure.tool, outcome: measure.outcome },
+          measure.milliseconds,
+        );
+        return;
+      case 'llm.tokens':
+        meters.count(
+          'llm.tokens',
+          { provider: measure.provider, direction: measure.direction },
+          measure.amount,
+        );
+        return;
+      case 'llm.cost':
+        meters.count('llm.cost', { provider: measure.provider }, measure.amount);
+        return;
+    }
+  }
+
+  nodeChanged(state: Readonly<NodeState>, previous?: NodeStatus): void {
+    this.#journalNode(state);
+    // A node that had taken a message and was paused or waiting goes on: it resumes.
+    const resumed =
+      state.status === 'RUNNING' &&
+      (previous === 'PAUSED' || previous === 'WAITING') &&
+      state.startedAt !== null;
+    const kind = resumed ? 'node.resumed' : NODE_STATUS_EVENTS[state.status];
+    if (kind !== undefined) {
+      this.host.notifier.emit(this.entry, {
+        kind,
+        nodeId: state.nodeId,
+        status: state.status,
+        error: state.error,
+        messagesIn: state.messagesIn,
+        messagesOut: state.messagesOut,
+        retries: state.retries,
+      });
+    }
+    if (!isNodeEnded(state)) return;
+    const { meters } = this.host;
+    const module = state.type;
+    meters.count('svc.node.executions', { module, status: state.status });
+    if (state.retries > 0) meters.count('svc.node.retries', { module }, state.retries);
+    if (state.startedAt !== null && state.endedAt !== null) {
+      meters.time('svc.node.duration', { module }, state.endedAt - state.startedAt);
+    }
+    this.host.tracer?.record({
+      name: 'svc.node',
+      id: `${this.entry.executionId}/${state.nodeId}`,
+      parentId: this.entry.executionId,
+      startedAt: state.startedAt ?? state.endedAt ?? 0,
+      endedAt: state.endedAt ?? 0,
+      tags: { module, status: state.status },
+    });
+  }
+
+  runChanged(status: 'RUNNING' | 'PAUSED'): void {
+    if (isTerminalExecutionStatus(this.entry.status)) return;
+    this.entry.transition(status);
+    this.host.notifier.emit(
+      this.entry,
+      status === 'PAUSED'
+        ? { kind: 'execution.paused', status }
+        : { kind: 'execution.resumed', status },
+    );
+  }
+
+  result(nodeId: string, message: Message): void {
+    const { registry, clock, notifier } = this.host;
+    notifier.result(this.entry, registry.addResult(this.entry, nodeId, message, clock.now()));
+  }
+
+  log(line: RunLogEntry): void {
+    const { registry, clock, logger } = this.host;
+    const dropped = registry.addLog(this.entry, line, clock.now());
+    // SPEC "Log line losses": lines beyond what an execution keeps are dropped and counted.
+    if (dropped > 0) this.host.meters.count('svc.tracker.dropped', { type: 'log' }, dropped);
+    const entry = this.entry.logs.at(-1);
+    if (entry !== undefined) this.host.notifier.emit(this.entry, { kind: 'log', ...entry });
+    logger[LOG_METHODS[line.level]](
+      { executionId: this.entry.executionId, nodeId: line.nodeId, ...line.fields },
+      line.message,
+    );
+  }
+
+  edgeDropped(nodeId: string): void {
+    this.host.meters.count('svc.edge.dropped', {
+      type: this.plan.byId.get(nodeId)?.type ?? 'unknown',
+    });
+  }
+
+  /** The execution log has every node's start and end (SPEC "Deployment facts"). */
+  #journalNode(state: Readonly<NodeState>): void {
+    const journal = this.host.journal;
+    if (journal?.durable !== true) return;
+    const { executionId } = this.entry;
+    const started = (this.#loggedStarts ??= new Set());
+    if (state.startedAt !== null && !started.has(state.nodeId)) {
+      started.add(state.nodeId);
+      journal.nodeStarted(executionId, state.nodeId, state.type);
+    }
+    if (!isNodeEnded(state)) return;
+    journal.nodeEnded({
+      executionId,
+      nodeId: state.nodeId,
+      nodeType: state.type,
+      status: state.status,
+      error: state.error,
+      startedAt: state.startedAt,
+      messagesIn: state.messagesIn,
+      messagesOut: state.messagesOut,
+      retries: state.retries,
+    });
+  }
+}
