@@ -27,7 +27,8 @@ import type {
   NodeState,
   NodeStatus,
   PluginCatalog,
-  RunListener,
+  RunEventSink,
+  RunHost,
   RunLogEntry,
   RunOutcome,
   RunServices,
@@ -1122,7 +1123,8 @@ export class ExecutionManager {
       clock: new RunClock(clock, this.#deps.timers ?? realTimers),
       services: this.#runServices,
       deadlineMs: this.#deps.runDeadlineMs,
-      listener: recorder,
+      events: recorder,
+      host: recorder,
       replay: launch.replay,
     });
     if (writer !== undefined) run.recordTo(writer);
@@ -1247,7 +1249,7 @@ export class ExecutionManager {
  * Records one run into its execution entry and the meters. A class, not an object of
  * closures, because every parked run holds one.
  */
-class RunRecorder implements RunListener {
+class RunRecorder implements RunEventSink, RunHost {
   readonly ended: (outcome: RunOutcome) => void;
   /** Nodes whose start the execution log has; made only with a durable log. */
   #loggedStarts: Set<string> | undefined;

@@ -8,7 +8,7 @@ import type { TestPluginType } from '../dag/test-catalog.js';
 import { childMessageId, sourceMessageId } from './message-ids.js';
 import { chainOf, createTestRun, processorOf, sourceOf, tick, waitFor } from './test-run.js';
 import type { TestRun } from './test-run.js';
-import { isNodeEnded, isTerminalNodeStatus } from './workflow-run.js';
+import { isNodeEnded, isTerminalNodeStatus } from './node-state.js';
 import type { WorkflowRun } from './workflow-run.js';
 
 const pass = processorOf((message) => ({ payload: message.payload }));

@@ -8,14 +8,8 @@ import type { TestPluginType } from '../dag/test-catalog.js';
 import { prepareWorkflow } from './plan.js';
 import { ManualScheduler, RunClock } from './run-clock.js';
 import { WorkflowRun } from './workflow-run.js';
-import type {
-  NodePlacement,
-  RunServices,
-  NodeState,
-  NodeStatus,
-  ReplayPlan,
-  RunLogEntry,
-} from './workflow-run.js';
+import type { NodeState, NodeStatus } from './node-state.js';
+import type { NodePlacement, ReplayPlan, RunLogEntry, RunServices } from './run-ports.js';
 import type { CheckpointWriter } from '../checkpoints.js';
 
 export interface TestRun {
@@ -108,15 +102,15 @@ export function createTestRun(
       resolveConfig: options.resolveConfig,
       logger: { isLevelEnabled: () => false, trace: () => undefined },
     },
-    listener: {
+    events: {
       nodeChanged: (state) => changes.push({ nodeId: state.nodeId, status: state.status }),
       runChanged: (status) => runChanges.push(status),
       result: (nodeId, message) => results.set(nodeId, [...(results.get(nodeId) ?? []), message]),
       log: (entry) => logs.push(entry),
       edgeDropped: () => undefined,
       checkpointFailed: (nodeId) => checkpointFailures.push(nodeId),
-      runSubWorkflow: () => Promise.resolve([]),
     },
+    host: { runSubWorkflow: () => Promise.resolve([]) },
   });
   if (options.checkpoints !== undefined) run.recordTo(options.checkpoints);
   const node = (nodeId: string): NodeState => {

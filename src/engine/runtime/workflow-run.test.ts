@@ -11,7 +11,7 @@ import {
   tick,
   waitFor,
 } from './test-run.js';
-import type { NodePlacement, PlacedNode } from './workflow-run.js';
+import type { NodePlacement, PlacedNode } from './run-ports.js';
 
 describe('WorkflowRun: messages flow (SPEC What the service does)', () => {
   it('runs a linear workflow to COMPLETED and delivers every message in order to the terminal', async () => {

@@ -10,16 +10,9 @@ import type {
   MessageHeaders,
   MessageProcessor,
   NodeContext,
-  NodeLog,
   NodeRuntime,
-  PluginMeasure,
   ProcessResult,
-  Safeguards,
-  SessionMemory,
-  SignalAnswer,
-  SignalRequest,
   StreamNode,
-  SubWorkflowRequest,
 } from '../../plugin-api/index.js';
 import type {
   CheckpointWriter,
@@ -31,172 +24,14 @@ import type {
 import { Channel, DroppingChannel, END } from '../streams/channel.js';
 import type { NodeInput } from '../streams/channel.js';
 import { childMessageId, plainLineage, sourceMessageId } from './message-ids.js';
+import { AttemptContext, RunNodeContext } from './node-context.js';
+import type { RunScope } from './node-context.js';
 import { NodeGate } from './node-gate.js';
+import { FAILED_STATUSES, NodeEnd, pendingState } from './node-state.js';
+import type { NodeState, NodeStatus, RunOutcome } from './node-state.js';
 import type { PlannedNode, WorkflowPlan } from './plan.js';
 import type { RunClock, TimerHandle } from './run-clock.js';
-
-/** CONTRACT section 1: node statuses. */
-export type NodeStatus =
-  | 'PENDING'
-  | 'RUNNING'
-  | 'WAITING'
-  | 'PAUSED'
-  | 'COMPLETED'
-  | 'FAILURE'
-  | 'TIMED_OUT'
-  | 'UPSTREAM_FAILED'
-  | 'SKIPPED'
-  | 'STOPPED'
-  | 'CANCELLED';
-
-/** How a run ended; queueing and abort after a crash belong to the executions layer. */
-export type RunEndStatus = 'COMPLETED' | 'FAILED' | 'STOPPED' | 'TIMED_OUT';
-
-export type LogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-
-export interface NodeState {
-  readonly nodeId: string;
-  readonly type: string;
-  status: NodeStatus;
-  startedAt: number | null;
-  endedAt: number | null;
-  messagesIn: number;
-  messagesOut: number;
-  /** Messages attempted again after a retryable failure. */
-  retries: number;
-  /** Messages dropped by `onError: SKIP`. */
-  skipped: number;
-  /** Messages dropped by the node's edge buffer. */
-  dropped: number;
-  error: string | null;
-}
-
-export interface RunLogEntry {
-  readonly nodeId: string;
-  readonly level: LogLevel;
-  readonly message: string;
-  readonly fields: Readonly<Record<string, unknown>>;
-}
-
-/** What a run tells the outside world. Calls are synchronous and must not throw. */
-export interface RunListener {
-  /** `previous` is the status the node showed before, for a live change of its status. */
-  nodeChanged(state: Readonly<NodeState>, previous?: NodeStatus): void;
-  /** The run was paused or resumed (CONTRACT section 1 execution statuses). */
-  runChanged?(status: 'RUNNING' | 'PAUSED'): void;
-  /** A message a terminal node received: a result (CONTRACT section 1). */
-  result(nodeId: string, message: Message): void;
-  log(entry: RunLogEntry): void;
-  edgeDropped(nodeId: string): void;
-  /** A node's checkpoint or end marker could not be saved: the node stays unmarked. */
-  checkpointFailed?(nodeId: string, error: unknown): void;
-  /** A plugin reported something to count (`NodeContext.report`). */
-  pluginEvent?(nodeId: string, event: string, outcome: string): void;
-  /** A plugin added to one of its meters (`NodeContext.measure`). */
-  pluginMeasure?(nodeId: string, measure: PluginMeasure): void;
-  /** Runs a sub-workflow for a node of the run (`SUB_WORKFLOW`). */
-  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]>;
-  /** Registers a signal wait with whoever answers signals; absent, waits are refused. */
-  awaitSignal?(wait: SignalWait): PendingSignal;
-}
-
-/**
- * Restart, retry and recover (ARCHITECTURE "Checkpoints and replay"): nodes that emit their
- * recorded output again instead of running, and nodes left out of the run altogether.
- */
-export interface ReplayPlan {
-  readonly outputs: ReadonlyMap<string, readonly RecordedMessage[]>;
-  readonly omitted: ReadonlySet<string>;
-}
-
-/** The part of a pino logger the engine uses, so the engine does not depend on pino. */
-export interface EngineLogger {
-  isLevelEnabled(level: string): boolean;
-  trace(fields: object, message: string): void;
-}
-
-/**
- * What every run of a server shares: made once and handed to each run, so a run holds one
- * reference to it rather than a field for each (a parked run holds little).
- */
-export interface RunServices {
-  readonly logger: EngineLogger;
-  readonly safeguards?: Safeguards | undefined;
-  /** Handed to plugins as `NodeSetup.sessionMemory`. */
-  readonly sessionMemory?: SessionMemory | undefined;
-  /**
-   * Resolves `${env.NAME}`, `${sys.name}` and `decrypted:<name>` in a node's configuration
-   * when the run starts; a failure fails every message of the node like a plugin error.
-   */
-  readonly resolveConfig?: ConfigResolver | undefined;
-  /**
-   * Where nodes with `engine.placement` run. The engine only asks it for a runtime: retries,
-   * timeouts, onError, checkpoints and controls stay here, around that runtime.
-   */
-  readonly placement?: NodePlacement | undefined;
-}
-
-export interface RunOptions {
-  readonly executionId: string;
-  readonly sessionId: string;
-  readonly workflowId: string;
-  /** Root of derived message ids: the same for a run and its restarts and resumes. */
-  readonly lineage: string;
-  readonly startPayload: unknown;
-  readonly plan: WorkflowPlan;
-  readonly clock: RunClock;
-  readonly listener: RunListener;
-  readonly services: RunServices;
-  /** Run deadline (SPEC `svc.session.execution-timeout-seconds`); none when absent. */
-  readonly deadlineMs?: number | undefined;
-  /** Capacity of every edge without a buffer. */
-  readonly channelCapacity?: number | undefined;
-  readonly replay?: ReplayPlan | undefined;
-}
-
-/** A node with `engine.placement`, as the placement port needs it. */
-export interface PlacedNode {
-  readonly executionId: string;
-  readonly sessionId: string;
-  readonly workflowId: string;
-  readonly nodeId: string;
-  readonly type: string;
-  /** The pool named by `engine.placement`. */
-  readonly pool: string;
-  /**
-   * The configuration as written: placeholders and secrets are resolved where the node runs,
-   * with that place's environment and safeguards (SPEC Workflow-author safeguards).
-   */
-  readonly config: Readonly<Record<string, unknown>>;
-  readonly startPayload: unknown;
-}
-
-/** Runs placed nodes elsewhere (remote workers); the engine knows nothing of how. */
-export interface NodePlacement {
-  /** The runtime of one placed node for one run; `close` is called when the node ends. */
-  runtimeFor(node: PlacedNode): MessageProcessor;
-}
-
-export type ConfigResolver = (
-  config: Readonly<Record<string, unknown>>,
-) =>
-  | { readonly ok: true; readonly config: Readonly<Record<string, unknown>> }
-  | { readonly ok: false; readonly error: string };
-
-export interface SignalWait extends SignalRequest {
-  readonly nodeId: string;
-}
-
-/** A registered signal wait: its answer, and a way to withdraw it (timeout, cancel). */
-export interface PendingSignal {
-  readonly answer: Promise<SignalAnswer>;
-  cancel(reason: 'timed_out' | 'cancelled'): void;
-}
-
-export interface RunOutcome {
-  readonly status: RunEndStatus;
-  readonly error: string | null;
-}
+import type { RunOptions } from './run-ports.js';
 
 const DEFAULT_CAPACITY = 64;
 /** Messages a source emits between two turns it gives the event loop. */
@@ -221,357 +56,8 @@ const ENCODED: unique symbol = Symbol('encoded payload');
 interface SentMessage extends Message {
   [ENCODED]: EncodedPayload;
 }
-/** SKIPPED is missing on purpose: a skipped node shows it while it still passes messages. */
-const TERMINAL_STATUSES: ReadonlySet<NodeStatus> = new Set([
-  'COMPLETED',
-  'FAILURE',
-  'TIMED_OUT',
-  'UPSTREAM_FAILED',
-  'STOPPED',
-  'CANCELLED',
-]);
-const FAILED_STATUSES: ReadonlySet<NodeStatus> = new Set([
-  'FAILURE',
-  'TIMED_OUT',
-  'UPSTREAM_FAILED',
-  'CANCELLED',
-  'STOPPED',
-]);
-
-/**
- * Whether a status is one only an ended node has. SKIPPED is not: a node shows it while it is
- * skipped and still passing messages, and ends with it only when it ends skipped; ask
- * `isNodeEnded` whether a node has ended.
- */
-export function isTerminalNodeStatus(status: NodeStatus): boolean {
-  return TERMINAL_STATUSES.has(status);
-}
-
-/** Whether a node has ended; its status is then final. */
-export function isNodeEnded(state: Readonly<NodeState>): boolean {
-  return state.endedAt !== null;
-}
-
 /** How a node control reads in `NODE_NOT_CONTROLLABLE`: "Node 'x' cannot be paused". */
 type NodeAction = 'paused' | 'resumed' | 'stepped' | 'stopped' | 'skipped' | 'unskipped';
-
-/** A node's log: one object per node, its lines go to the run's listener. */
-class ListenerLog implements NodeLog {
-  /** Lines written: a node that wrote none has its output logged when it completes. */
-  lines = 0;
-
-  constructor(
-    readonly listener: RunListener,
-    readonly nodeId: string,
-  ) {}
-
-  #write(level: LogLevel, message: string, fields: Readonly<Record<string, unknown>> = {}): void {
-    this.lines++;
-    this.listener.log({ nodeId: this.nodeId, level, message, fields });
-  }
-
-  trace(message: string, fields?: Readonly<Record<string, unknown>>): void {
-    this.#write('TRACE', message, fields);
-  }
-
-  debug(message: string, fields?: Readonly<Record<string, unknown>>): void {
-    this.#write('DEBUG', message, fields);
-  }
-
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void {
-    this.#write('INFO', message, fields);
-  }
-
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void {
-    this.#write('WARN', message, fields);
-  }
-
-  error(message: string, fields?: Readonly<Record<string, unknown>>): void {
-    this.#write('ERROR', message, fields);
-  }
-}
-
-/** What every node context of one run shares. */
-interface RunScope {
-  readonly executionId: string;
-  readonly sessionId: string;
-  readonly workflowId: string;
-  readonly startPayload: unknown;
-  readonly clock: RunClock;
-  readonly listener: RunListener;
-  /** A node starts (+1) or stops (-1) waiting for a signal: its status shows WAITING. */
-  readonly signalWaits: (nodeId: string, delta: number) => void;
-}
-
-/**
- * A node's context. Parked runs are many, so it holds little: the run's shared scope, and an
- * AbortController made only when a plugin first asks for the signal.
- */
-class RunNodeContext implements NodeContext {
-  readonly #scope: RunScope;
-  readonly nodeId: string;
-  #controller: AbortController | undefined;
-  #abortReason: unknown;
-  #aborted = false;
-  #log: ListenerLog | undefined;
-  #sleepers: Set<Sleeper> | undefined;
-  /** The payload the node emitted last, kept only while the engine logs at DEBUG. */
-  lastOutput: unknown;
-  #clock: RunClock | undefined;
-
-  constructor(scope: RunScope, nodeId: string) {
-    this.#scope = scope;
-    this.nodeId = nodeId;
-  }
-
-  /**
-   * @internal The node's own clock, below the run's: every timer of the node, so that pausing
-   * the node freezes them. Made on first use; most nodes of a parked run never need one.
-   */
-  get clock(): RunClock {
-    return (this.#clock ??= this.#scope.clock.child());
-  }
-
-  /** @internal The node's clock if it has been made. */
-  get existingClock(): RunClock | undefined {
-    return this.#clock;
-  }
-
-  get executionId(): string {
-    return this.#scope.executionId;
-  }
-
-  get sessionId(): string {
-    return this.#scope.sessionId;
-  }
-
-  get workflowId(): string {
-    return this.#scope.workflowId;
-  }
-
-  get startPayload(): unknown {
-    return this.#scope.startPayload;
-  }
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#abortReason);
-    }
-    return this.#controller.signal;
-  }
-
-  get log(): NodeLog {
-    return (this.#log ??= new ListenerLog(this.#scope.listener, this.nodeId));
-  }
-
-  /** Whether the node wrote live log lines. */
-  get logged(): boolean {
-    return (this.#log?.lines ?? 0) > 0;
-  }
-
-  abort(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#abortReason = reason;
-    this.#controller?.abort(reason);
-    for (const sleeper of this.#sleepers ?? []) {
-      sleeper.timer.cancel();
-      sleeper.reject(reason);
-    }
-    this.#sleepers = undefined;
-  }
-
-  now(): number {
-    return this.#scope.clock.now();
-  }
-
-  report(event: string, outcome: string): void {
-    this.#scope.listener.pluginEvent?.(this.nodeId, event, outcome);
-  }
-
-  measure(measure: PluginMeasure): void {
-    this.#scope.listener.pluginMeasure?.(this.nodeId, measure);
-  }
-
-  sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
-    const own = options?.signal;
-    if (own === undefined && this.#controller === undefined) return this.#sleepWithoutSignal(ms);
-    return this.clock.sleep(
-      ms,
-      own === undefined ? this.signal : AbortSignal.any([this.signal, own]),
-    );
-  }
-
-  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]> {
-    return this.#scope.listener.runSubWorkflow(request);
-  }
-
-  awaitSignal(request: SignalRequest): Promise<SignalAnswer> {
-    const signal = this.signal;
-    if (signal.aborted) return Promise.reject(signal.reason as Error);
-    const scope = this.#scope;
-    const nodeId = this.nodeId;
-    const pending = scope.listener.awaitSignal?.({ ...request, nodeId });
-    if (pending === undefined) {
-      return Promise.reject(StepFailure.nonRetryable('Signals cannot be received in this run'));
-    }
-    return new Promise<SignalAnswer>((resolve, reject) => {
-      scope.signalWaits(nodeId, 1);
-      let open = true;
-      const finish = (): boolean => {
-        if (!open) return false;
-        open = false;
-        timer.cancel();
-        signal.removeEventListener('abort', onAbort);
-        scope.signalWaits(nodeId, -1);
-        return true;
-      };
-      const onAbort = (): void => {
-        if (!finish()) return;
-        pending.cancel('cancelled');
-        reject(signal.reason instanceof Error ? signal.reason : new Error('Node ended'));
-      };
-      // The wait runs on the node's clock: a pause freezes it (SPEC rule 1).
-      const timer = this.clock.after(request.timeoutMs, () => {
-        if (!finish()) return;
-        pending.cancel('timed_out');
-        reject(new NodeEnd('TIMED_OUT', `No signal within ${request.timeoutMs / 1000} s`));
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
-      pending.answer.then(
-        (answer) => {
-          if (finish()) resolve(answer);
-        },
-        (error: unknown) => {
-          if (finish()) reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
-  }
-
-  /**
-   * No plugin asked for the signal yet: an AbortSignal (a full EventTarget) would cost more
-   * than the wait itself, so `abort` rejects the wait directly.
-   */
-  #sleepWithoutSignal(ms: number): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (this.#aborted) {
-        reject(this.#abortReason instanceof Error ? this.#abortReason : new Error('Node ended'));
-        return;
-      }
-      const sleeper: Sleeper = {
-        reject: (reason) => {
-          reject(reason instanceof Error ? reason : new Error('Node ended'));
-        },
-        timer: this.clock.after(ms, () => {
-          this.#sleepers?.delete(sleeper);
-          resolve();
-        }),
-      };
-      (this.#sleepers ??= new Set()).add(sleeper);
-    });
-  }
-}
-
-interface Sleeper {
-  readonly timer: TimerHandle;
-  readonly reject: (reason: unknown) => void;
-}
-
-/**
- * The context of one attempt when a node has an element timeout: the node's context with a
- * signal of its own, aborted by the timeout or with the node.
- */
-class AttemptContext implements NodeContext {
-  readonly #parent: NodeContext;
-  readonly #controller = new AbortController();
-  readonly #parentSignal: AbortSignal;
-  readonly #onParentAbort = (): void => {
-    this.#controller.abort(this.#parentSignal.reason);
-  };
-
-  constructor(parent: NodeContext) {
-    this.#parent = parent;
-    this.#parentSignal = parent.signal;
-    if (this.#parentSignal.aborted) this.#onParentAbort();
-    else this.#parentSignal.addEventListener('abort', this.#onParentAbort, { once: true });
-  }
-
-  get executionId(): string {
-    return this.#parent.executionId;
-  }
-
-  get sessionId(): string {
-    return this.#parent.sessionId;
-  }
-
-  get workflowId(): string {
-    return this.#parent.workflowId;
-  }
-
-  get nodeId(): string {
-    return this.#parent.nodeId;
-  }
-
-  get log(): NodeLog {
-    return this.#parent.log;
-  }
-
-  get startPayload(): unknown {
-    return this.#parent.startPayload;
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  now(): number {
-    return this.#parent.now();
-  }
-
-  report(event: string, outcome: string): void {
-    this.#parent.report(event, outcome);
-  }
-
-  measure(measure: PluginMeasure): void {
-    this.#parent.measure(measure);
-  }
-
-  sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
-    const own = options?.signal;
-    return this.#parent.sleep(ms, {
-      signal: own === undefined ? this.signal : AbortSignal.any([this.signal, own]),
-    });
-  }
-
-  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]> {
-    return this.#parent.runSubWorkflow(request);
-  }
-
-  awaitSignal(request: SignalRequest): Promise<SignalAnswer> {
-    return this.#parent.awaitSignal(request);
-  }
-
-  abort(reason: unknown): void {
-    this.#controller.abort(reason);
-  }
-
-  /** The attempt is over: it no longer follows the node's signal. */
-  dispose(): void {
-    this.#parentSignal.removeEventListener('abort', this.#onParentAbort);
-  }
-}
-
-/** Ends a node from inside its own task: the status it ends with and why. */
-class NodeEnd extends Error {
-  constructor(
-    readonly status: NodeStatus,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 class ElementTimeout extends Error {}
 
@@ -624,19 +110,7 @@ export class WorkflowRun {
     this.#lineage = plainLineage(options.lineage);
     this.#plan = options.plan;
     const capacity = options.channelCapacity ?? DEFAULT_CAPACITY;
-    this.#states = this.#plan.nodes.map((node) => ({
-      nodeId: node.nodeId,
-      type: node.type,
-      status: 'PENDING',
-      startedAt: null,
-      endedAt: null,
-      messagesIn: 0,
-      messagesOut: 0,
-      retries: 0,
-      skipped: 0,
-      dropped: 0,
-      error: null,
-    }));
+    this.#states = this.#plan.nodes.map((node) => pendingState(node.nodeId, node.type));
     this.#inputs = this.#plan.nodes.map((node) => {
       if (node.inputEdges === 0) return undefined;
       const buffer = node.settings.edgeBuffer;
@@ -647,7 +121,7 @@ export class WorkflowRun {
         buffer.overflow,
         () => {
           state.dropped++;
-          options.listener.edgeDropped(node.nodeId);
+          options.events.edgeDropped(node.nodeId);
         },
         node.inputEdges,
       );
@@ -658,7 +132,8 @@ export class WorkflowRun {
       workflowId: options.workflowId,
       startPayload: options.startPayload,
       clock: options.clock,
-      listener: options.listener,
+      events: options.events,
+      host: options.host,
       signalWaits: (nodeId, delta) => {
         const node = this.#plan.byId.get(nodeId);
         if (node === undefined) return;
@@ -725,7 +200,7 @@ export class WorkflowRun {
     if (this.#paused) return;
     this.#paused = true;
     this.#options.clock.pause();
-    this.#options.listener.runChanged?.('PAUSED');
+    this.#options.events.runChanged?.('PAUSED');
     for (const gate of this.#controlGates()) gate.setRunPaused(true);
   }
 
@@ -735,7 +210,7 @@ export class WorkflowRun {
     if (this.#paused) {
       this.#paused = false;
       this.#options.clock.resume();
-      this.#options.listener.runChanged?.('RUNNING');
+      this.#options.events.runChanged?.('RUNNING');
     }
     // No gates: nothing was ever paused or held.
     for (const gate of this.#gates ?? []) gate.resumeRun();
@@ -907,7 +382,7 @@ export class WorkflowRun {
     const previous = state.status;
     if (previous === status) return;
     state.status = status;
-    this.#options.listener.nodeChanged(state, previous);
+    this.#options.events.nodeChanged(state, previous);
   }
 
   /** The node takes its first message (a trigger: it starts). */
@@ -1036,7 +511,7 @@ export class WorkflowRun {
     } catch {
       output = String(context.lastOutput);
     }
-    this.#options.listener.log({
+    this.#options.events.log({
       nodeId: node.nodeId,
       level: 'DEBUG',
       message: output.length > MAX_LOGGED_OUTPUT ? output.slice(0, MAX_LOGGED_OUTPUT) : output,
@@ -1058,7 +533,7 @@ export class WorkflowRun {
     if (outcome.status !== 'COMPLETED' && outcome.status !== 'SKIPPED') return undefined;
     if (this.#pendingEnds[node.index] !== undefined) return undefined;
     const failed = (error: unknown): void => {
-      this.#options.listener.checkpointFailed?.(node.nodeId, error);
+      this.#options.events.checkpointFailed?.(node.nodeId, error);
     };
     try {
       return this.#recorder(node).end()?.then(undefined, failed);
@@ -1201,7 +676,7 @@ export class WorkflowRun {
     state.endedAt = now;
     state.status = outcome.status;
     if (!succeeded) state.error = outcome.message;
-    this.#options.listener.nodeChanged(state);
+    this.#options.events.nodeChanged(state);
     // Completion flows downstream: children see END once every edge into them has closed.
     for (const edgeTarget of this.#edgeTargets(node)) this.#inputs[edgeTarget]?.closeWriter();
     for (const child of node.children) this.#parentEnded(child, node, succeeded);
@@ -1260,7 +735,7 @@ export class WorkflowRun {
         'message in',
       );
     }
-    if (node.kind === 'terminal') this.#options.listener.result(node.nodeId, message);
+    if (node.kind === 'terminal') this.#options.events.result(node.nodeId, message);
   }
 
   /**
