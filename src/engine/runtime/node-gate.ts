@@ -140,6 +140,17 @@ export class NodeGate {
     });
   }
 
+  /**
+   * The node's task is about to take a message (or, for a source, to ask for one), on the
+   * slow path (`free` is false): the step that covered the last message ends, and while the
+   * gate is closed the answer is a promise that settles when the task may go on. The task
+   * checks afterwards whether the node ended meanwhile.
+   */
+  enter(): Promise<void> | undefined {
+    this.endStep();
+    return this.open ? undefined : this.arrive();
+  }
+
   /** The stepped message has been dealt with: the gate holds the node again. */
   endStep(): void {
     if (!this.#stepping) return;
