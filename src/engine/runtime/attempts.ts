@@ -141,8 +141,10 @@ export class Attempts {
   ): Promise<void> {
     let emits: ProcessResult;
     const scoped = attemptCtx instanceof AttemptContext ? attemptCtx : undefined;
+    task.working = true;
     try {
       emits = await this.guard(task, result, true, scoped);
+      task.workDone();
     } catch (error) {
       await this.#afterFailure(task, runtime, message, attempt, error);
       return;
@@ -167,6 +169,8 @@ export class Attempts {
     const state = task.state;
     const ctx = task.context;
     if (retryable && attempt < maxAttempts) {
+      // The backoff and the next attempt are work under way, like the call that failed.
+      task.working = true;
       state.retries++;
       const delay = Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** (attempt - 1));
       if (delay > 0) await ctx.clock.sleep(delay, ctx.signal);
@@ -187,6 +191,7 @@ export class Attempts {
       await this.#settle(task, runtime, message, attempt + 1, Promise.resolve(result), attemptCtx);
       return;
     }
+    task.workDone();
     const reason = messageOf(error);
     switch (settings.onError) {
       case 'SKIP':

@@ -238,7 +238,13 @@ async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Pr
         if (!going) return;
       }
       let next = iterator.next();
-      if (next instanceof Promise) next = await run.attempts.guard(task, next, false);
+      if (next instanceof Promise) {
+        // A source producing its next message works under its own clock; a node with input
+        // may only be waiting for input, which a step cannot hurry.
+        task.working = source;
+        next = await run.attempts.guard(task, next, false);
+        if (source) task.workDone();
+      }
       if (next.done === true || task.pendingEnd !== undefined) return;
       const id = sourceMessageId(run.lineage, node.key, index++);
       const pending = run.emitter.emit(task, id, FIRST_ATTEMPT, next.value);

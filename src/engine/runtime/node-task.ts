@@ -31,6 +31,11 @@ export class NodeTask {
   parentsSucceeded = 0;
   /** Signal waits under way: the node shows WAITING while there are any. */
   signalWaits = 0;
+  /**
+   * A message is under way inside the plugin (a call that has not answered, a retry backoff,
+   * a source producing its next message): work a run step can let finish.
+   */
+  working = false;
 
   constructor(
     node: PlannedNode,
@@ -49,6 +54,12 @@ export class NodeTask {
   /** Ended, or being ended from outside and about to be. */
   get ended(): boolean {
     return this.finished || this.pendingEnd !== undefined;
+  }
+
+  /** The plugin work under way is done: a run step given to it ends, the node held again. */
+  workDone(): void {
+    this.working = false;
+    this.gate?.workDone();
   }
 
   /** The node takes its first message (a trigger: it starts). */

@@ -69,23 +69,44 @@ export class RunControls {
   }
 
   /**
-   * On a paused run, lets exactly one message through one node: the first node in topological
-   * order that waits at its gate (holding a message or, for a source, about to ask for one),
-   * unless the node is paused on its own. Answers that node's id, or null when none waits.
+   * On a paused run, moves one message on, in the first of these places (each in topological
+   * order, passing over nodes paused on their own): a node that waits at its gate (holding a
+   * message or, for a source, about to ask for one) takes it; else the work a node has under
+   * way inside its plugin (a delay, a retry backoff) finishes its message; else a node with
+   * messages in its input takes the next one once it is free. Answers that node's id, and
+   * refuses with `NOTHING_TO_STEP` when no node holds a message: a step always moves one.
    */
-  step(): string | null {
+  step(): string {
     const run = this.#run;
     run.lifecycle.assertActive();
     if (!this.#paused) {
       throw new AppError('EXECUTION_NOT_PAUSED', { params: { executionId: run.executionId } });
     }
-    for (const task of run.tasks) {
+    const tasks = run.tasks;
+    for (const task of tasks) {
       const gate = task.gate;
       if (gate === undefined || !gate.waiting || gate.paused || task.ended) continue;
       gate.step();
       return task.node.nodeId;
     }
-    return null;
+    for (const task of tasks) {
+      const gate = task.gate;
+      if (gate === undefined || !task.working || gate.paused || gate.stepping || task.ended) {
+        continue;
+      }
+      gate.stepWork();
+      return task.node.nodeId;
+    }
+    for (const task of tasks) {
+      const gate = task.gate;
+      if (gate === undefined || (task.input?.size ?? 0) === 0 || gate.paused || task.ended) {
+        continue;
+      }
+      // A pass for the message it takes next, once the work it has under way is done.
+      gate.step();
+      return task.node.nodeId;
+    }
+    throw new AppError('NOTHING_TO_STEP', { params: { executionId: run.executionId } });
   }
 
   /** Closes one node's gate and freezes its clock; the rest of the run goes on. */

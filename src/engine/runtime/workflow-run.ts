@@ -139,7 +139,7 @@ export class WorkflowRun {
     else this.#controls.resume();
   }
 
-  step(): string | null {
+  step(): string {
     return this.#controlled().step();
   }
 
