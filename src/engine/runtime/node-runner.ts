@@ -12,7 +12,8 @@ import type {
 } from '../../plugin-api/index.js';
 import type { RecordedMessage } from '../checkpoints.js';
 import { END } from '../streams/channel.js';
-import type { Attempts } from './attempts.js';
+import { guardWork, handleMessage } from './attempts.js';
+import type { AttemptParts } from './attempts.js';
 import { sourceMessageId } from './message-ids.js';
 import type { NodeGate } from './node-gate.js';
 import { createNodeRuntime } from './node-runtime.js';
@@ -36,12 +37,11 @@ function nextTurn(): Promise<void> {
 }
 
 /** What a node's task works with: the parts of its run, shared by every node of it. */
-export interface RunParts {
+export interface RunParts extends AttemptParts {
   readonly options: RunOptions;
   /** `options.lineage`, hashed when it has characters a message id must not have. */
   readonly lineage: string;
   readonly emitter: RunEmitter;
-  readonly attempts: Attempts;
   readonly lifecycle: RunLifecycle;
   /** The engine logs at TRACE: every message a node takes is logged. */
   readonly trace: boolean;
@@ -67,15 +67,7 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
       return;
     }
     const runtime = createNodeRuntime(node, run.options);
-    const deadlineMs = node.settings.deadlineMs;
-    if (deadlineMs !== undefined) {
-      deadline = task.context.clock.after(deadlineMs, () => {
-        run.lifecycle.endFromOutside(
-          task,
-          new NodeEnd('TIMED_OUT', `Node deadline of ${deadlineMs} ms passed`),
-        );
-      });
-    }
+    deadline = armDeadline(run, task);
     if (node.kind === 'trigger') task.markStarted(run.options.clock.now(), run.options.events);
     if (isStreamNode(runtime)) {
       await runStream(run, task, runtime);
@@ -83,7 +75,6 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
       // The message loop is inline, not a call: one async frame per node instead of two
       // matters when thousands of runs are parked.
       const input = task.input;
-      const attempts = run.attempts;
       try {
         for (;;) {
           if (input === undefined) break;
@@ -94,7 +85,7 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
           const gate = task.gate;
           if (gate === undefined || gate.free) {
             accept(run, task, next);
-            pending = attempts.handle(task, runtime, next);
+            pending = handleMessage(run, task, runtime, next);
           } else {
             let going = atGate(task);
             if (going !== true && going !== false) going = await going;
@@ -120,6 +111,21 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
   const marking = run.emitter.markEnd(task, outcome);
   if (marking !== undefined) await marking;
   run.lifecycle.finish(task, outcome);
+}
+
+/**
+ * SPEC `engine.deadlineMs`: the node ends TIMED_OUT once its (pausable) time has passed. Apart
+ * from `runNode` so that the closure does not give every parked node task a context of its own.
+ */
+function armDeadline(run: RunParts, task: NodeTask): TimerHandle | undefined {
+  const ms = task.node.settings.deadlineMs;
+  if (ms === undefined) return undefined;
+  return task.context.clock.after(ms, () => {
+    run.lifecycle.endFromOutside(
+      task,
+      new NodeEnd('TIMED_OUT', `Node deadline of ${ms} ms passed`),
+    );
+  });
 }
 
 /**
@@ -170,7 +176,7 @@ function pastGate(
   accept(run, task, message);
   const pending = gate.skipped
     ? run.emitter.passThrough(task, message)
-    : run.attempts.handle(task, runtime, message);
+    : handleMessage(run, task, runtime, message);
   if (!gate.stepping) return pending;
   if (pending === undefined) {
     gate.endStep();
@@ -242,7 +248,7 @@ async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Pr
         // A source producing its next message works under its own clock; a node with input
         // may only be waiting for input, which a step cannot hurry.
         task.working = source;
-        next = await run.attempts.guard(task, next, false);
+        next = await guardWork(run, task, next, false);
         if (source) task.workDone();
       }
       if (next.done === true || task.pendingEnd !== undefined) return;

@@ -7,7 +7,6 @@ import type { Message } from '../../plugin-api/index.js';
 import type { CheckpointWriter } from '../checkpoints.js';
 import { Channel, DroppingChannel } from '../streams/channel.js';
 import type { NodeInput } from '../streams/channel.js';
-import { Attempts } from './attempts.js';
 import { plainLineage } from './message-ids.js';
 import { RunNodeContext } from './node-context.js';
 import type { RunScope } from './node-context.js';
@@ -67,7 +66,9 @@ export class WorkflowRun {
         omitted?.has(node.nodeId) === true,
       );
     });
-    this.nodes = this.#tasks.flatMap((task) => (task.finished ? [] : [task.state]));
+    this.nodes = (
+      omitted === undefined ? this.#tasks : this.#tasks.filter((task) => !task.finished)
+    ).map((task) => task.state);
     const logger = options.services.logger;
     const debug = logger.isLevelEnabled('debug');
     const emitter = new RunEmitter(this.#tasks, options.events, debug);
@@ -81,7 +82,6 @@ export class WorkflowRun {
       options,
       lineage: plainLineage(options.lineage),
       emitter,
-      attempts: new Attempts(emitter, lifecycle),
       lifecycle,
       trace: logger.isLevelEnabled('trace'),
       debug,
