@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { chainOf, createTestRun, sourceOf, tick, waitFor } from './test-run.js';
 import { counters, hang, pass, passChain, pausedMidFlow, refusal } from './control-fixtures.js';
+import type { SignalAnswer } from '../../plugin-api/index.js';
 import type { TestPluginType } from '../dag/test-catalog.js';
 import type { TestRun } from './test-run.js';
 
@@ -247,6 +248,58 @@ describe('WorkflowRun controls: run step (CONTRACT 4 run controls)', () => {
     await waitFor(() => h.node('delay').status === 'COMPLETED', 'the delay to complete');
     expect(h.run.step()).toBe('end');
     await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
+  });
+
+  it('passes over a signal wait, which only its answer ends: with nothing else held the step is refused', async () => {
+    const answers: ((answer: SignalAnswer) => void)[] = [];
+    const h = createTestRun(
+      {
+        SRC: sourceOf([1]),
+        ASK: {
+          kind: 'processor',
+          runtime: () => ({
+            process: async (message, ctx) => {
+              const answer = await ctx.awaitSignal({
+                messageId: message.id,
+                payload: message.payload,
+                prompt: null,
+                timeoutMs: 1000,
+              });
+              return { payload: answer.approved };
+            },
+          }),
+        },
+      },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'ask', type: 'ASK' },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chainOf('src', 'ask', 'end'),
+      {
+        manualTime: true,
+        awaitSignal: () => ({
+          answer: new Promise<SignalAnswer>((resolve) => answers.push(resolve)),
+          cancel: () => undefined,
+        }),
+      },
+    );
+    h.run.start();
+    await waitFor(
+      () => h.node('src').status === 'COMPLETED' && h.node('ask').status === 'WAITING',
+      'the signal wait',
+    );
+    h.run.pause();
+    expect(refusal(h.run, 'step')).toMatchObject({ code: 'NOTHING_TO_STEP' });
+    // The wait's time stays frozen: the timeout does not pass during the pause.
+    h.scheduler?.advance(5000);
+    await tick(10);
+    expect(h.node('ask').status).toBe('WAITING');
+    answers[0]?.({ approved: true });
+    await waitFor(() => h.node('ask').messagesOut === 1, 'the answered message');
+    expect(h.run.step()).toBe('end');
+    await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
+    expect(h.payloads('end')).toEqual([true]);
   });
 
   it('refuses a run step while the run is not paused with EXECUTION_NOT_PAUSED', () => {

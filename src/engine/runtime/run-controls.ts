@@ -72,9 +72,10 @@ export class RunControls {
    * On a paused run, moves one message on, in the first of these places (each in topological
    * order, passing over nodes paused on their own): a node that waits at its gate (holding a
    * message or, for a source, about to ask for one) takes it; else the work a node has under
-   * way inside its plugin (a delay, a retry backoff) finishes its message; else a node with
-   * messages in its input takes the next one once it is free. Answers that node's id, and
-   * refuses with `NOTHING_TO_STEP` when no node holds a message: a step always moves one.
+   * way inside its plugin (a delay, a retry backoff, but not a signal wait) finishes its
+   * message; else a node with messages in its input takes the next one once it is free.
+   * Answers that node's id, and refuses with `NOTHING_TO_STEP` when no node holds a message
+   * it could move: a step is never answered as applied while nothing moves.
    */
   step(): string {
     const run = this.#run;
@@ -91,9 +92,9 @@ export class RunControls {
     }
     for (const task of tasks) {
       const gate = task.gate;
-      if (gate === undefined || !task.working || gate.paused || gate.stepping || task.ended) {
-        continue;
-      }
+      // A signal wait ends with its answer, which a step cannot give: its time stays frozen.
+      const movable = task.working && task.signalWaits === 0;
+      if (gate === undefined || !movable || gate.paused || gate.stepping || task.ended) continue;
       gate.stepWork();
       return task.node.nodeId;
     }

@@ -9,7 +9,7 @@ import { prepareWorkflow } from './plan.js';
 import { ManualScheduler, RunClock } from './run-clock.js';
 import { WorkflowRun } from './workflow-run.js';
 import type { NodeState, NodeStatus } from './node-state.js';
-import type { NodePlacement, ReplayPlan, RunLogEntry, RunServices } from './run-ports.js';
+import type { NodePlacement, ReplayPlan, RunHost, RunLogEntry, RunServices } from './run-ports.js';
 import type { CheckpointWriter } from '../checkpoints.js';
 
 export interface TestRun {
@@ -42,6 +42,8 @@ export interface TestRunOptions {
   /** Where placed nodes run; with it the build counts as one with remote workers. */
   readonly placement?: NodePlacement;
   readonly resolveConfig?: RunServices['resolveConfig'];
+  /** Answers signal waits; without it they are refused. */
+  readonly awaitSignal?: RunHost['awaitSignal'];
 }
 
 /** A trigger that emits the payloads, one per turn of the event loop. */
@@ -110,7 +112,10 @@ export function createTestRun(
       edgeDropped: () => undefined,
       checkpointFailed: (nodeId) => checkpointFailures.push(nodeId),
     },
-    host: { runSubWorkflow: () => Promise.resolve([]) },
+    host: {
+      runSubWorkflow: () => Promise.resolve([]),
+      ...(options.awaitSignal === undefined ? {} : { awaitSignal: options.awaitSignal }),
+    },
   });
   if (options.checkpoints !== undefined) run.recordTo(options.checkpoints);
   const node = (nodeId: string): NodeState => {
