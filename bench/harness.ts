@@ -76,12 +76,12 @@ export function bareRun(plan: WorkflowPlan, id: string): WorkflowRun {
     plan,
     clock: new RunClock(systemClock),
     services: { logger: { isLevelEnabled: () => false, trace: () => undefined } },
-    listener: {
+    events: {
       nodeChanged: () => undefined,
       result: () => undefined,
       log: () => undefined,
       edgeDropped: () => undefined,
-      runSubWorkflow: () => Promise.resolve([]),
     },
+    host: { runSubWorkflow: () => Promise.resolve([]) },
   });
 }

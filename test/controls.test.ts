@@ -84,6 +84,53 @@ describe('Run and node controls (CONTRACT 4)', () => {
     await server.call('POST', `/api/executions/${id}/stop`);
   });
 
+  it('steps a run paused while a DELAY node holds a message inside its call: the delay finishes, and a step with nothing to move is 409', async () => {
+    await server.call('PUT', '/api/sessions/s/workflows/one-delay', {
+      body: {
+        description: 'one message, a long delay',
+        nodes: [
+          { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages: [7] } },
+          { nodeId: 'wait', type: 'DELAY', config: { delayMs: 800 } },
+          { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+        ],
+        edges: [
+          { source: 'in', target: 'wait' },
+          { source: 'wait', target: 'out' },
+        ],
+      },
+    });
+    const started = await server.call('POST', '/api/workflow/start', {
+      body: { sessionId: 's', workflowId: 'one-delay' },
+    });
+    const id = started.json.data.executionId as string;
+    await eventually(
+      () => record(id),
+      (answer) => answer.json.data.nodes.wait.messagesIn === 1,
+    );
+    expect((await server.call('POST', `/api/executions/${id}/pause`)).status).toBe(200);
+    const stepped = await server.call('POST', `/api/executions/${id}/step`);
+    expect(stepped.status).toBe(200);
+    expect(stepped.json.message).toBe('Execution step applied');
+    // The message under way is the only one: another step has nothing to move.
+    const refused = await server.call('POST', `/api/executions/${id}/step`);
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toBe(
+      `Execution '${id}' has nothing to step: no message is held outside nodes paused on their own`,
+    );
+    await eventually(
+      () => record(id),
+      (answer) => answer.json.data.nodes.wait.messagesOut === 1,
+    );
+    expect((await record(id)).json.data.status).toBe('PAUSED');
+    expect(await results(id)).toEqual([]);
+    expect((await server.call('POST', `/api/executions/${id}/step`)).status).toBe(200);
+    await eventually(
+      () => record(id),
+      (answer) => answer.json.data.status === 'COMPLETED',
+    );
+    expect(await results(id)).toEqual([7]);
+  });
+
   it('holds each message at a breakpoint WAITING until the node is stepped or resumed', async () => {
     const id = await start();
     const set = await server.call('PUT', `/api/executions/${id}/breakpoints`, {

@@ -70,6 +70,12 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     template: "Execution '{executionId}' is not paused",
   },
+  NOTHING_TO_STEP: {
+    kind: 'user',
+    retryable: false,
+    template:
+      "Execution '{executionId}' has nothing to step: no message is held outside nodes paused on their own",
+  },
   NOT_WAITING_FOR_SLOT: {
     kind: 'user',
     retryable: false,

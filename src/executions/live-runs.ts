@@ -148,7 +148,8 @@ export class LiveRuns {
       clock: new RunClock(options.clock, options.timers),
       services: this.#services,
       deadlineMs: options.runDeadlineMs,
-      listener: recorder,
+      events: recorder,
+      host: recorder,
       replay: launch.replay,
     });
     if (writer !== undefined) run.recordTo(writer);

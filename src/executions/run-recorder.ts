@@ -11,7 +11,8 @@ import type {
   NodeStatus,
   PendingSignal,
   RecordedApproval,
-  RunListener,
+  RunEventSink,
+  RunHost,
   RunLogEntry,
   RunOutcome,
   SignalWait,
@@ -57,7 +58,7 @@ const LOG_METHODS = {
  * Records one run into its execution entry and the meters. A class, not an object of
  * closures, because every parked run holds one.
  */
-export class RunRecorder implements RunListener {
+export class RunRecorder implements RunEventSink, RunHost {
   readonly ended: (outcome: RunOutcome) => void;
   /** Nodes whose start the execution log has; made only with a durable log. */
   #loggedStarts: Set<string> | undefined;

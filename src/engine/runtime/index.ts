@@ -3,22 +3,21 @@ export type { PlannedNode, PrepareOptions, WorkflowPlan } from './plan.js';
 export { ManualScheduler, RunClock, realTimers } from './run-clock.js';
 export type { TimerHandle, TimerScheduler } from './run-clock.js';
 export { childMessageId, sourceMessageId } from './message-ids.js';
-export { WorkflowRun, isNodeEnded, isTerminalNodeStatus } from './workflow-run.js';
+export { WorkflowRun } from './workflow-run.js';
+export { isNodeEnded, isTerminalNodeStatus } from './node-state.js';
+export type { NodeState, NodeStatus, RunEndStatus, RunOutcome } from './node-state.js';
 export type {
   ConfigResolver,
-  PendingSignal,
-  SignalWait,
   EngineLogger,
   LogLevel,
   NodePlacement,
-  NodeState,
-  NodeStatus,
-  RunEndStatus,
-  RunListener,
+  PendingSignal,
+  PlacedNode,
+  ReplayPlan,
+  RunEventSink,
+  RunHost,
   RunLogEntry,
   RunOptions,
   RunServices,
-  ReplayPlan,
-  RunOutcome,
-  PlacedNode,
-} from './workflow-run.js';
+  SignalWait,
+} from './run-ports.js';

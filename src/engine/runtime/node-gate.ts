@@ -24,6 +24,8 @@ export class NodeGate {
   #steps = 0;
   /** Passed by a step and still working on that one message. */
   #stepping = false;
+  /** The step was given to work already under way in the plugin (`stepWork`). */
+  #workStep = false;
   /** Set while the node's task waits here. */
   #release: (() => void) | undefined;
 
@@ -117,6 +119,21 @@ export class NodeGate {
   }
 
   /**
+   * Lets the work the node already has under way inside its plugin finish while the gate is
+   * closed: the node's clock runs until `workDone`.
+   */
+  stepWork(): void {
+    this.#workStep = true;
+    this.#stepping = true;
+    this.#update();
+  }
+
+  /** The work under way is done: a step given by `stepWork` ends. */
+  workDone(): void {
+    if (this.#workStep) this.endStep();
+  }
+
+  /**
    * The node's task reached the closed gate. Undefined when it may go on at once (a step
    * granted beforehand); otherwise a promise that settles when it may go on, or when the
    * node ended (the task then checks for that itself).
@@ -140,10 +157,22 @@ export class NodeGate {
     });
   }
 
+  /**
+   * The node's task is about to take a message (or, for a source, to ask for one), on the
+   * slow path (`free` is false): the step that covered the last message ends, and while the
+   * gate is closed the answer is a promise that settles when the task may go on. The task
+   * checks afterwards whether the node ended meanwhile.
+   */
+  enter(): Promise<void> | undefined {
+    this.endStep();
+    return this.open ? undefined : this.arrive();
+  }
+
   /** The stepped message has been dealt with: the gate holds the node again. */
   endStep(): void {
     if (!this.#stepping) return;
     this.#stepping = false;
+    this.#workStep = false;
     this.#update();
   }
 

@@ -8,14 +8,8 @@ import type { TestPluginType } from '../dag/test-catalog.js';
 import { prepareWorkflow } from './plan.js';
 import { ManualScheduler, RunClock } from './run-clock.js';
 import { WorkflowRun } from './workflow-run.js';
-import type {
-  NodePlacement,
-  RunServices,
-  NodeState,
-  NodeStatus,
-  ReplayPlan,
-  RunLogEntry,
-} from './workflow-run.js';
+import type { NodeState, NodeStatus } from './node-state.js';
+import type { NodePlacement, ReplayPlan, RunHost, RunLogEntry, RunServices } from './run-ports.js';
 import type { CheckpointWriter } from '../checkpoints.js';
 
 export interface TestRun {
@@ -48,6 +42,8 @@ export interface TestRunOptions {
   /** Where placed nodes run; with it the build counts as one with remote workers. */
   readonly placement?: NodePlacement;
   readonly resolveConfig?: RunServices['resolveConfig'];
+  /** Answers signal waits; without it they are refused. */
+  readonly awaitSignal?: RunHost['awaitSignal'];
 }
 
 /** A trigger that emits the payloads, one per turn of the event loop. */
@@ -108,14 +104,17 @@ export function createTestRun(
       resolveConfig: options.resolveConfig,
       logger: { isLevelEnabled: () => false, trace: () => undefined },
     },
-    listener: {
+    events: {
       nodeChanged: (state) => changes.push({ nodeId: state.nodeId, status: state.status }),
       runChanged: (status) => runChanges.push(status),
       result: (nodeId, message) => results.set(nodeId, [...(results.get(nodeId) ?? []), message]),
       log: (entry) => logs.push(entry),
       edgeDropped: () => undefined,
       checkpointFailed: (nodeId) => checkpointFailures.push(nodeId),
+    },
+    host: {
       runSubWorkflow: () => Promise.resolve([]),
+      ...(options.awaitSignal === undefined ? {} : { awaitSignal: options.awaitSignal }),
     },
   });
   if (options.checkpoints !== undefined) run.recordTo(options.checkpoints);

@@ -130,6 +130,10 @@ export class DroppingChannel<T> implements Inbox<T>, Outbox<T> {
     this.#onDrop = onDrop;
   }
 
+  get size(): number {
+    return this.#inner.size;
+  }
+
   send(value: T): Promise<void> | undefined {
     if (this.#inner.size >= this.#inner.capacity) {
       this.#onDrop();

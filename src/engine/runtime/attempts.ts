@@ -1,0 +1,218 @@
+// One message through a per-message plugin (ARCHITECTURE "One runner per node", step 2):
+// the call, its element timeout and the node's idle timeout, retries with backoff while a
+// retry can help, and `onError` after the last attempt.
+import { messageOf } from '../../core/index.js';
+import { StepFailure } from '../../plugin-api/index.js';
+import type {
+  Message,
+  MessageProcessor,
+  NodeContext,
+  ProcessResult,
+} from '../../plugin-api/index.js';
+import { AttemptContext } from './node-context.js';
+import { NodeEnd } from './node-state.js';
+import type { NodeTask } from './node-task.js';
+import type { TimerHandle } from './run-clock.js';
+import type { RunEmitter } from './run-emitter.js';
+import type { RunLifecycle } from './run-lifecycle.js';
+
+const MAX_BACKOFF_MS = 30_000;
+
+class ElementTimeout extends Error {}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** The parts of a run an attempt works with. */
+export interface AttemptParts {
+  readonly emitter: RunEmitter;
+  readonly lifecycle: RunLifecycle;
+}
+
+/**
+ * Processes one message the node has taken, and emits what the plugin answers; undefined
+ * when everything happened synchronously.
+ */
+export function handleMessage(
+  run: AttemptParts,
+  task: NodeTask,
+  runtime: MessageProcessor,
+  message: Message,
+): Promise<void> | undefined {
+  if (task.node.settings.elementTimeoutMs !== undefined) {
+    return handleAttempt(run, task, runtime, message);
+  }
+  let result: ProcessResult | Promise<ProcessResult>;
+  try {
+    result = runtime.process(message, task.context);
+  } catch (error) {
+    return afterFailure(run, task, runtime, message, 1, error);
+  }
+  if (isThenable(result)) return settle(run, task, runtime, message, 1, result);
+  return run.emitter.emitAll(task, message, result);
+}
+
+/**
+ * Waits for a plugin's work under the node's clocks: the element timeout fails the attempt
+ * and the idle timeout ends the node TIMED_OUT. Without either, the work is awaited as is.
+ */
+export function guardWork<T>(
+  run: AttemptParts,
+  task: NodeTask,
+  work: Promise<T>,
+  perMessage: boolean,
+  attempt?: AttemptContext,
+): Promise<T> {
+  const node = task.node;
+  const elementMs = perMessage ? node.settings.elementTimeoutMs : undefined;
+  const idleMs = node.idleTimeoutMs;
+  if (elementMs === undefined && idleMs === undefined) return work;
+  // The node's own clock: its timers freeze when the node or the run is paused.
+  const clock = task.context.clock;
+  return new Promise<T>((resolve, reject) => {
+    const timers: TimerHandle[] = [];
+    if (elementMs !== undefined) {
+      timers.push(
+        clock.after(elementMs, () => {
+          const timeout = new ElementTimeout(`Message took longer than ${elementMs} ms`);
+          attempt?.abort(timeout);
+          reject(timeout);
+        }),
+      );
+    }
+    if (idleMs !== undefined) {
+      timers.push(
+        clock.after(idleMs, () => {
+          const end = new NodeEnd('TIMED_OUT', `Node was idle for ${idleMs / 1000} s`);
+          // The plugin is told to stop too: what it started (a request, a process, a
+          // signal wait) ends with the node rather than outliving it.
+          run.lifecycle.markEnded(task, end);
+          reject(end);
+        }),
+      );
+    }
+    work.then(
+      (value) => {
+        for (const timer of timers) timer.cancel();
+        resolve(value);
+      },
+      (error: unknown) => {
+        for (const timer of timers) timer.cancel();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/** `handle` for a node with an element timeout: the attempt has a signal of its own. */
+function handleAttempt(
+  run: AttemptParts,
+  task: NodeTask,
+  runtime: MessageProcessor,
+  message: Message,
+): Promise<void> | undefined {
+  let result: ProcessResult | Promise<ProcessResult>;
+  const attemptCtx = new AttemptContext(task.context);
+  try {
+    result = runtime.process(message, attemptCtx);
+  } catch (error) {
+    attemptCtx.dispose();
+    return afterFailure(run, task, runtime, message, 1, error);
+  }
+  if (isThenable(result)) {
+    return settle(run, task, runtime, message, 1, result, attemptCtx);
+  }
+  attemptCtx.dispose();
+  return run.emitter.emitAll(task, message, result);
+}
+
+/**
+ * With `engine.elementTimeoutMs` each attempt gets a signal of its own, aborted when its
+ * time passes, so what the plugin started (a process, a request) stops with the attempt.
+ */
+function attemptContext(task: NodeTask): NodeContext {
+  return task.node.settings.elementTimeoutMs === undefined
+    ? task.context
+    : new AttemptContext(task.context);
+}
+
+async function settle(
+  run: AttemptParts,
+  task: NodeTask,
+  runtime: MessageProcessor,
+  message: Message,
+  attempt: number,
+  result: Promise<ProcessResult>,
+  attemptCtx: NodeContext = task.context,
+): Promise<void> {
+  let emits: ProcessResult;
+  const scoped = attemptCtx instanceof AttemptContext ? attemptCtx : undefined;
+  task.working = true;
+  try {
+    emits = await guardWork(run, task, result, true, scoped);
+    task.workDone();
+  } catch (error) {
+    await afterFailure(run, task, runtime, message, attempt, error);
+    return;
+  } finally {
+    scoped?.dispose();
+  }
+  await run.emitter.emitAll(task, message, emits);
+}
+
+/** Retries with backoff while a retry can help, then applies onError. */
+async function afterFailure(
+  run: AttemptParts,
+  task: NodeTask,
+  runtime: MessageProcessor,
+  message: Message,
+  attempt: number,
+  error: unknown,
+): Promise<void> {
+  if (error instanceof NodeEnd || task.pendingEnd !== undefined) throw error;
+  const retryable = !(error instanceof StepFailure) || error.retryable;
+  const settings = task.node.settings;
+  const { maxAttempts, backoffMs } = settings.retry;
+  const state = task.state;
+  const ctx = task.context;
+  if (retryable && attempt < maxAttempts) {
+    // The backoff and the next attempt are work under way, like the call that failed.
+    task.working = true;
+    state.retries++;
+    const delay = Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** (attempt - 1));
+    if (delay > 0) await ctx.clock.sleep(delay, ctx.signal);
+    const next: Message = {
+      id: message.id,
+      payload: message.payload,
+      headers: { ...message.headers, attempt: attempt + 1 },
+    };
+    let result: ProcessResult | Promise<ProcessResult>;
+    const attemptCtx = attemptContext(task);
+    try {
+      result = runtime.process(next, attemptCtx);
+    } catch (retryError) {
+      if (attemptCtx instanceof AttemptContext) attemptCtx.dispose();
+      await afterFailure(run, task, runtime, message, attempt + 1, retryError);
+      return;
+    }
+    await settle(run, task, runtime, message, attempt + 1, Promise.resolve(result), attemptCtx);
+    return;
+  }
+  task.workDone();
+  const reason = messageOf(error);
+  switch (settings.onError) {
+    case 'SKIP':
+      state.skipped++;
+      ctx.log.warn('Message skipped after failure', { messageId: message.id, error: reason });
+      return;
+    case 'ERROR_PORT':
+      await run.emitter.emitAll(task, message, {
+        port: 'error',
+        payload: { error: reason, message },
+      });
+      return;
+    case 'FAIL':
+      throw new NodeEnd('FAILURE', reason);
+  }
+}

@@ -1,0 +1,328 @@
+// The task of one node (ARCHITECTURE "One runner per node wraps every plugin"): it replays
+// recorded output, or runs the plugin: a per-message loop or a whole stream, each message
+// through the node's gate first. At the end it decides the node's outcome, saves its end
+// marker and hands it to the lifecycle.
+import { messageOf } from '../../core/index.js';
+import { isStreamNode } from '../../plugin-api/index.js';
+import type {
+  Message,
+  MessageHeaders,
+  MessageProcessor,
+  StreamNode,
+} from '../../plugin-api/index.js';
+import type { RecordedMessage } from '../checkpoints.js';
+import { END } from '../streams/channel.js';
+import { guardWork, handleMessage } from './attempts.js';
+import type { AttemptParts } from './attempts.js';
+import { sourceMessageId } from './message-ids.js';
+import type { NodeGate } from './node-gate.js';
+import { createNodeRuntime } from './node-runtime.js';
+import { NodeEnd } from './node-state.js';
+import type { NodeTask } from './node-task.js';
+import type { TimerHandle } from './run-clock.js';
+import type { RunEmitter } from './run-emitter.js';
+import type { RunLifecycle } from './run-lifecycle.js';
+import type { RunOptions } from './run-ports.js';
+
+/** Messages a source emits between two turns it gives the event loop. */
+const YIELD_EVERY = 16_384;
+/** JSON.stringify as it really is: undefined for undefined, functions and symbols. */
+const toJson = JSON.stringify as (value: unknown) => string | undefined;
+/** SPEC "Log line losses": the output of a node without live logs is logged cut to this. */
+const MAX_LOGGED_OUTPUT = 2048;
+const FIRST_ATTEMPT: MessageHeaders = Object.freeze({ attempt: 1 });
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** What a node's task works with: the parts of its run, shared by every node of it. */
+export interface RunParts extends AttemptParts {
+  readonly options: RunOptions;
+  /** `options.lineage`, hashed when it has characters a message id must not have. */
+  readonly lineage: string;
+  readonly emitter: RunEmitter;
+  readonly lifecycle: RunLifecycle;
+  /** The engine logs at TRACE: every message a node takes is logged. */
+  readonly trace: boolean;
+  /** The engine logs at DEBUG: a node that wrote no live logs has its output logged. */
+  readonly debug: boolean;
+}
+
+/** Runs one node to its end; never rejects. */
+export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
+  // Left out of a replay: it neither runs nor replays.
+  if (task.finished) return;
+  const node = task.node;
+  let outcome: NodeEnd;
+  let deadline: TimerHandle | undefined;
+  const recorded = run.options.replay?.outputs.get(node.nodeId);
+  try {
+    if (recorded !== undefined) {
+      await replay(run, task, recorded);
+      outcome = task.pendingEnd ?? new NodeEnd('COMPLETED', '');
+      const marking = run.emitter.markEnd(task, outcome);
+      if (marking !== undefined) await marking;
+      run.lifecycle.finish(task, outcome);
+      return;
+    }
+    const runtime = createNodeRuntime(node, run.options);
+    deadline = armDeadline(run, task);
+    if (node.kind === 'trigger') task.markStarted(run.options.clock.now(), run.options.events);
+    if (isStreamNode(runtime)) {
+      await runStream(run, task, runtime);
+    } else {
+      // The message loop is inline, not a call: one async frame per node instead of two
+      // matters when thousands of runs are parked.
+      const input = task.input;
+      try {
+        for (;;) {
+          if (input === undefined) break;
+          let next = input.receive();
+          if (next instanceof Promise) next = await next;
+          if (next === END || task.pendingEnd !== undefined) break;
+          let pending: Promise<void> | undefined;
+          const gate = task.gate;
+          if (gate === undefined || gate.free) {
+            accept(run, task, next);
+            pending = handleMessage(run, task, runtime, next);
+          } else {
+            let going = atGate(task);
+            if (going !== true && going !== false) going = await going;
+            // Ended while held: the message is dropped like everything else in its input.
+            if (!going) break;
+            pending = pastGate(run, task, gate, runtime, next);
+          }
+          if (pending !== undefined) await pending;
+        }
+      } finally {
+        await runtime.close?.();
+      }
+    }
+    outcome = task.pendingEnd ?? completion(task);
+  } catch (error) {
+    outcome =
+      task.pendingEnd ??
+      (error instanceof NodeEnd ? error : new NodeEnd('FAILURE', messageOf(error)));
+  } finally {
+    deadline?.cancel();
+  }
+  if (run.debug && outcome.status === 'COMPLETED') logOutput(run, task);
+  const marking = run.emitter.markEnd(task, outcome);
+  if (marking !== undefined) await marking;
+  run.lifecycle.finish(task, outcome);
+}
+
+/**
+ * SPEC `engine.deadlineMs`: the node ends TIMED_OUT once its (pausable) time has passed. Apart
+ * from `runNode` so that the closure does not give every parked node task a context of its own.
+ */
+function armDeadline(run: RunParts, task: NodeTask): TimerHandle | undefined {
+  const ms = task.node.settings.deadlineMs;
+  if (ms === undefined) return undefined;
+  return task.context.clock.after(ms, () => {
+    run.lifecycle.endFromOutside(
+      task,
+      new NodeEnd('TIMED_OUT', `Node deadline of ${ms} ms passed`),
+    );
+  });
+}
+
+/**
+ * The one control step before a node takes a message (or a source asks for one): the fast
+ * path reads one flag; otherwise the node waits while its gate holds it. Answers whether the
+ * node may go on, which it may not once it has ended meanwhile.
+ */
+function atGate(task: NodeTask): Promise<boolean> | boolean {
+  const gate = task.gate;
+  if (gate === undefined || gate.free) return task.pendingEnd === undefined;
+  const waiting = gate.enter();
+  if (waiting === undefined) return task.pendingEnd === undefined;
+  return waiting.then(() => task.pendingEnd === undefined);
+}
+
+/** Counts a message the node takes in; a terminal's is a result. */
+function accept(run: RunParts, task: NodeTask, message: Message): void {
+  const options = run.options;
+  const state = task.state;
+  if (state.startedAt === null) task.markStarted(options.clock.now(), options.events);
+  state.messagesIn++;
+  const node = task.node;
+  if (run.trace) {
+    options.services.logger.trace(
+      {
+        executionId: options.executionId,
+        nodeId: node.nodeId,
+        messageId: message.id,
+        payload: message.payload,
+      },
+      'message in',
+    );
+  }
+  if (node.kind === 'terminal') options.events.result(node.nodeId, message);
+}
+
+/**
+ * A message past a gate that was closed, skipping or in a step: passed on unchanged (skipped)
+ * or handed to the plugin; a step closes once the message has been dealt with.
+ */
+function pastGate(
+  run: RunParts,
+  task: NodeTask,
+  gate: NodeGate,
+  runtime: MessageProcessor,
+  message: Message,
+): Promise<void> | undefined {
+  accept(run, task, message);
+  const pending = gate.skipped
+    ? run.emitter.passThrough(task, message)
+    : handleMessage(run, task, runtime, message);
+  if (!gate.stepping) return pending;
+  if (pending === undefined) {
+    gate.endStep();
+    return undefined;
+  }
+  return pending.finally(() => {
+    gate.endStep();
+  });
+}
+
+/** How a node whose input ended and whose work is done ends, under its trigger rule. */
+function completion(task: NodeTask): NodeEnd {
+  const node = task.node;
+  if (
+    node.settings.trigger === 'ONE_SUCCESS' &&
+    node.parents.length > 0 &&
+    task.parentsSucceeded === 0
+  ) {
+    return new NodeEnd('UPSTREAM_FAILED', 'No parent completed');
+  }
+  // The final status is decided here, when the node really ends: one skipped at its end
+  // ends SKIPPED, which its children count as success.
+  if (task.gate?.skipped === true) return new NodeEnd('SKIPPED', '');
+  return new NodeEnd('COMPLETED', '');
+}
+
+/**
+ * A replayed node emits its recorded output again, with the same ids and ports, under the
+ * same gate as a source: a paused or stepped run holds it like any node.
+ */
+async function replay(
+  run: RunParts,
+  task: NodeTask,
+  recorded: readonly RecordedMessage[],
+): Promise<void> {
+  task.markStarted(run.options.clock.now(), run.options.events);
+  for (const message of recorded) {
+    let going = atGate(task);
+    if (going !== true && going !== false) going = await going;
+    if (!going) return;
+    const pending = run.emitter.emit(task, message.id, message.headers, {
+      port: message.port,
+      payload: message.payload,
+    });
+    if (pending !== undefined) await pending;
+  }
+  task.gate?.endStep();
+}
+
+async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Promise<void> {
+  const node = task.node;
+  const output = runtime.run(inputStream(run, task), task.context);
+  const iterator =
+    Symbol.asyncIterator in output ? output[Symbol.asyncIterator]() : output[Symbol.iterator]();
+  // A source's gate stands before each emit it is asked for; a node with input has its
+  // gate on the input (`inputStream`), so what it emits for a taken message flows on.
+  const source = task.input === undefined;
+  let index = 0;
+  try {
+    for (;;) {
+      if (source) {
+        // The step, if any, covered the emit just made.
+        let going = atGate(task);
+        if (going !== true && going !== false) going = await going;
+        if (!going) return;
+      }
+      let next = iterator.next();
+      if (next instanceof Promise) {
+        // A source producing its next message works under its own clock; a node with input
+        // may only be waiting for input, which a step cannot hurry.
+        task.working = source;
+        next = await guardWork(run, task, next, false);
+        if (source) task.workDone();
+      }
+      if (next.done === true || task.pendingEnd !== undefined) return;
+      const id = sourceMessageId(run.lineage, node.key, index++);
+      const pending = run.emitter.emit(task, id, FIRST_ATTEMPT, next.value);
+      if (pending !== undefined) await pending;
+      // A source that never has to wait would hold the event loop for the whole run:
+      // requests, streams and other runs get a turn every so many messages.
+      if (source && index % YIELD_EVERY === 0) await nextTurn();
+    }
+  } catch (error) {
+    if (error instanceof NodeEnd || task.pendingEnd !== undefined) throw error;
+    const reason = messageOf(error);
+    if (node.settings.onError === 'FAIL') throw new NodeEnd('FAILURE', reason);
+    if (node.settings.onError === 'ERROR_PORT') {
+      const id = sourceMessageId(run.lineage, node.key, index);
+      await run.emitter.emit(task, id, FIRST_ATTEMPT, {
+        port: 'error',
+        payload: { error: reason },
+      });
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+/** The input of a whole-stream plugin, each message through the node's gate. */
+async function* inputStream(run: RunParts, task: NodeTask): AsyncGenerator<Message> {
+  const input = task.input;
+  if (input === undefined) return;
+  for (;;) {
+    let next = input.receive();
+    if (next instanceof Promise) next = await next;
+    if (next === END || task.pendingEnd !== undefined) return;
+    const gate = task.gate;
+    if (gate === undefined || gate.free) {
+      accept(run, task, next);
+      yield next;
+      continue;
+    }
+    let going = atGate(task);
+    if (going !== true && going !== false) going = await going;
+    if (!going) return;
+    accept(run, task, next);
+    if (gate.skipped) {
+      const pending = run.emitter.passThrough(task, next);
+      if (pending !== undefined) await pending;
+    } else {
+      yield next;
+    }
+    // The plugin asks for more: it has dealt with the stepped message.
+    gate.endStep();
+  }
+}
+
+/** SPEC "Log line losses": a node that wrote no live logs has its output logged, cut. */
+function logOutput(run: RunParts, task: NodeTask): void {
+  const context = task.context;
+  const state = task.state;
+  if (context.logged || state.messagesOut === 0) return;
+  let output: string;
+  try {
+    output = toJson(context.lastOutput) ?? 'undefined';
+  } catch {
+    output = String(context.lastOutput);
+  }
+  run.options.events.log({
+    nodeId: task.node.nodeId,
+    level: 'DEBUG',
+    message: output.length > MAX_LOGGED_OUTPUT ? output.slice(0, MAX_LOGGED_OUTPUT) : output,
+    fields: {
+      output: 'last',
+      messagesOut: state.messagesOut,
+      cut: output.length > MAX_LOGGED_OUTPUT,
+    },
+  });
+}
