@@ -45,7 +45,7 @@ import { Meters, loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry, createSafeguards } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
-import { SessionService } from './services/index.js';
+import { ExecutionService, SessionService } from './services/index.js';
 import {
   FileExecutionLog,
   MemorySessionMemory,
@@ -251,6 +251,40 @@ export async function createApp(options: AppOptions): Promise<App> {
     meters.observe('svc.leader', () => (leadership.isLeader ? 1 : 0));
   }
 
+  const audit = new AuditLog({
+    capacity: 10_000,
+    clock,
+    ids,
+    onRecord: (entry) => {
+      journal.control(entry.executionId, { ...entry });
+      const run = entry.executionId === null ? undefined : registry.get(entry.executionId);
+      const { nodeId, ...command } = entry;
+      bus.publish({
+        ...command,
+        ...(nodeId === null ? {} : { nodeId }),
+        kind: entry.outcome === 'APPLIED' ? 'control.applied' : 'control.refused',
+        executionId: entry.executionId,
+        sessionId: run?.sessionId ?? null,
+        workflowId: run?.workflowId ?? null,
+      });
+    },
+  });
+  const executionService = new ExecutionService({
+    executions,
+    registry,
+    audit,
+    supervisors: new Supervisors(settings['svc.supervisors']),
+    bus,
+    feeds: new EventFeeds(bus, { capacity: SSE_QUEUED, frame: (event) => event.frame() }),
+    progress,
+  });
+  const ruleSupervisors = startRuleSupervisors(settings['svc.supervisors'], {
+    bus,
+    executions,
+    audit,
+    meters,
+  });
+
   const keys = keyRingOf(settings);
   const { fastify, routes } = await createHttpServer({
     requestsPerMinute: settings['svc.rate-limit.requests-per-minute'],
@@ -258,7 +292,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       keys,
       allowedHosts: settings['svc.allowed-hosts'],
       allowedOrigins: settings['svc.allowed-origins'],
-      sessionOfExecution: (executionId) => registry.get(executionId)?.sessionId,
+      sessionOfExecution: (executionId) => executionService.sessionOf(executionId),
     },
     logger: loggers.app,
     bodyLimit: settings['svc.limits.max-body'],
@@ -272,52 +306,20 @@ export async function createApp(options: AppOptions): Promise<App> {
   registerWorkflowRoutes(fastify, sessions);
   registerPluginRoutes(fastify, plugins);
   registerWorkerRoutes(fastify, () => workerRegistry.view());
-  const desk = {
-    audit: new AuditLog({
-      capacity: 10_000,
-      clock,
-      ids,
-      onRecord: (entry) => {
-        journal.control(entry.executionId, { ...entry });
-        const run = entry.executionId === null ? undefined : registry.get(entry.executionId);
-        const { nodeId, ...command } = entry;
-        bus.publish({
-          ...command,
-          ...(nodeId === null ? {} : { nodeId }),
-          kind: entry.outcome === 'APPLIED' ? 'control.applied' : 'control.refused',
-          executionId: entry.executionId,
-          sessionId: run?.sessionId ?? null,
-          workflowId: run?.workflowId ?? null,
-        });
-      },
-    }),
-    supervisors: new Supervisors(settings['svc.supervisors']),
-    sessionOf: (executionId: string) => registry.get(executionId)?.sessionId ?? null,
-  };
-  const ruleSupervisors = startRuleSupervisors(settings['svc.supervisors'], {
-    bus,
-    executions,
-    audit: desk.audit,
-    meters,
-  });
-  registerExecutionRoutes(fastify, executions, registry, desk);
-  registerControlRoutes(fastify, desk, executions);
-  registerExecutionControlRoutes(fastify, executions, desk);
-  registerRestartRoutes(fastify, executions, desk);
+  registerExecutionRoutes(fastify, executionService);
+  registerControlRoutes(fastify, executionService);
+  registerExecutionControlRoutes(fastify, executionService);
+  registerRestartRoutes(fastify, executionService);
   if (settings['svc.mcp.enabled']) {
     registerMcpEndpoint(fastify, {
-      deps: { sessions, executions, registry, plugins, desk },
+      deps: { sessions, executions: executionService, plugins },
       tools: MCP_TOOLS,
       version: buildInfo.version,
       logger: loggers.app,
     });
   }
   const streams = registerEventRoutes(fastify, {
-    bus,
-    feeds: new EventFeeds(bus, { capacity: SSE_QUEUED, frame: (event) => event.frame() }),
-    progress,
-    executions,
-    registry,
+    executions: executionService,
     sse: { keepAliveMs: options.streamKeepAliveMs ?? 15_000, maxQueued: SSE_QUEUED },
   });
   registerActuatorRoutes(fastify, {
@@ -352,7 +354,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (leadership === undefined) {
     // SPEC "Recover conditions": on boot with a durable execution log.
     await executions.boot({ autoResume: settings['svc.restart.auto-resume'] });
-    desk.audit.restore(journal.controls().map((control) => control.entry));
+    audit.restore(journal.controls().map((control) => control.entry));
   } else {
     // With high availability the same recovery runs when this server becomes the leader.
     let interrupted: readonly string[] = [];
@@ -364,7 +366,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         bus.skipTo(clock.now() * 1000);
         await checkpoints.open();
         interrupted = await executions.boot({ autoResume: false });
-        desk.audit.restore(journal.controls().map((control) => control.entry));
+        audit.restore(journal.controls().map((control) => control.entry));
       },
       lead: () => {
         if (settings['svc.restart.auto-resume']) void executions.resumeInterrupted(interrupted);

@@ -2,10 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../core/index.js';
-import type { ExecutionManager } from '../executions/index.js';
-import { audited, controlBusStatus } from '../services/index.js';
-import type { ControlDesk } from '../services/index.js';
+import type { ExecutionService } from '../services/index.js';
 import { respond } from './reply.js';
 
 const auditQuery = z.object({
@@ -18,20 +15,16 @@ const auditQuery = z.object({
   executionId: z.string().optional(),
 });
 
-export function registerControlRoutes(
-  app: FastifyInstance,
-  desk: ControlDesk,
-  executions: ExecutionManager,
-): void {
+export function registerControlRoutes(app: FastifyInstance, executions: ExecutionService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get('/api/control/audit', { schema: { querystring: auditQuery } }, (request, reply) =>
-    Promise.resolve(respond(reply, 200, 'Control audit', desk.audit.list(request.query))),
+    Promise.resolve(respond(reply, 200, 'Control audit', executions.auditTrail(request.query))),
   );
   api.get('/api/control/supervisors', (_request, reply) =>
-    Promise.resolve(respond(reply, 200, 'Supervisors', desk.supervisors.list())),
+    Promise.resolve(respond(reply, 200, 'Supervisors', executions.supervisors())),
   );
   api.get('/api/control/status', (_request, reply) =>
-    Promise.resolve(respond(reply, 200, 'Control bus status', controlBusStatus(executions, desk))),
+    Promise.resolve(respond(reply, 200, 'Control bus status', executions.controlStatus())),
   );
 }
 
@@ -80,29 +73,25 @@ const breakpointsBody = z.strictObject({
   }),
 });
 
-/** Run and node controls of CONTRACT section 4, each audited. */
+/** Run and node controls of CONTRACT section 4, each audited by the service. */
 export function registerExecutionControlRoutes(
   app: FastifyInstance,
-  executions: ExecutionManager,
-  desk: ControlDesk,
+  executions: ExecutionService,
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const [path, action] of Object.entries(RUN_ACTIONS)) {
     api.post(
       `/api/executions/:id/${path}`,
       { schema: { params: z.object({ id: z.string() }) } },
-      (request, reply) => {
-        const { id } = request.params;
-        const entry = audited(desk, auditActor(request), { command: action, executionId: id }, () =>
-          executions.control(id, action),
-        );
-        return Promise.resolve(
-          respond(reply, 200, `Execution ${path} applied`, {
-            executionId: entry.executionId,
-            status: entry.status,
-          }),
-        );
-      },
+      (request, reply) =>
+        Promise.resolve(
+          respond(
+            reply,
+            200,
+            `Execution ${path} applied`,
+            executions.control(request.params.id, action, auditActor(request)),
+          ),
+        ),
     );
   }
   for (const [path, action] of Object.entries(NODE_ACTIONS)) {
@@ -112,26 +101,16 @@ export function registerExecutionControlRoutes(
         schema: { params: z.object({ id: z.string(), nodeId: z.string() }), body: nodeCommandBody },
       },
       (request, reply) => {
-        const { id, nodeId } = request.params;
-        const entry = audited(
-          desk,
-          auditActor(request),
-          { command: action, executionId: id, nodeId },
-          () => {
-            if (request.body !== undefined && Object.keys(request.body).length > 0) {
-              throw new AppError('APPROVAL_ON_CONTROL', { params: { executionId: id, nodeId } });
-            }
-            return executions.controlNode(id, nodeId, action);
+        const state = executions.controlNode(
+          {
+            executionId: request.params.id,
+            nodeId: request.params.nodeId,
+            action,
+            withApprovalFields: request.body !== undefined && Object.keys(request.body).length > 0,
           },
+          auditActor(request),
         );
-        const node = entry.nodes.find((candidate) => candidate.nodeId === nodeId);
-        return Promise.resolve(
-          respond(reply, 200, `Node ${path} applied`, {
-            executionId: entry.executionId,
-            nodeId,
-            status: node?.status ?? null,
-          }),
-        );
+        return Promise.resolve(respond(reply, 200, `Node ${path} applied`, state));
       },
     );
   }
@@ -140,19 +119,9 @@ export function registerExecutionControlRoutes(
     { schema: { params: z.object({ id: z.string(), nodeId: z.string() }), body: signalBody } },
     (request, reply) => {
       const { id, nodeId } = request.params;
-      const approval = audited(
-        desk,
-        auditActor(request),
-        { command: 'SIGNAL', executionId: id, nodeId },
-        () => executions.signal(id, nodeId, request.body),
-      );
+      const answer = executions.signal(id, nodeId, request.body, auditActor(request));
       return Promise.resolve(
-        respond(reply, 200, request.body.approved ? 'Approved' : 'Rejected', {
-          executionId: id,
-          nodeId,
-          messageId: approval.messageId,
-          approved: request.body.approved,
-        }),
+        respond(reply, 200, request.body.approved ? 'Approved' : 'Rejected', answer),
       );
     },
   );
@@ -161,7 +130,7 @@ export function registerExecutionControlRoutes(
     { schema: { params: z.object({ id: z.string() }) } },
     (request, reply) =>
       Promise.resolve(
-        respond(reply, 200, 'Pending approvals', executions.approvalsOf(request.params.id)),
+        respond(reply, 200, 'Pending approvals', executions.approvals(request.params.id)),
       ),
   );
   api.get(
@@ -173,7 +142,7 @@ export function registerExecutionControlRoutes(
           reply,
           200,
           'Pending approvals',
-          executions.approvalsOfSession(request.params.sessionId),
+          executions.sessionApprovals(request.params.sessionId),
         ),
       ),
   );
@@ -189,12 +158,10 @@ export function registerExecutionControlRoutes(
     '/api/executions/:id/breakpoints',
     { schema: { params: z.object({ id: z.string() }), body: breakpointsBody } },
     (request, reply) => {
-      const { id } = request.params;
-      const nodeIds = audited(
-        desk,
+      const nodeIds = executions.setBreakpoints(
+        request.params.id,
+        request.body.nodeIds,
         auditActor(request),
-        { command: 'BREAKPOINTS', executionId: id },
-        () => executions.setBreakpoints(id, request.body.nodeIds),
       );
       return Promise.resolve(respond(reply, 200, 'Breakpoints set', { nodeIds }));
     },
