@@ -25,22 +25,23 @@ import type { Leadership } from './executions/index.js';
 import { createHighAvailability, highAvailabilityOf } from './high-availability.js';
 import type { RouteEntry } from './http/index.js';
 import {
+  EventStreams,
+  actuatorRoutes,
+  controlRoutes,
   createHttpServer,
-  registerActuatorRoutes,
-  registerControlRoutes,
-  registerEventRoutes,
-  registerExecutionControlRoutes,
-  registerExecutionRoutes,
+  eventRoutes,
+  executionControlRoutes,
+  executionRoutes,
+  openApiRoutes,
+  pluginRoutes,
   registerOpenApi,
-  registerOpenApiRoutes,
-  registerPluginRoutes,
-  registerRestartRoutes,
-  registerSessionRoutes,
-  registerUiRoutes,
-  registerWorkerRoutes,
-  registerWorkflowRoutes,
+  restartRoutes,
+  sessionRoutes,
+  uiRoutes,
+  workerRoutes,
+  workflowRoutes,
 } from './http/index.js';
-import { MCP_TOOLS, registerMcpEndpoint } from './mcp/index.js';
+import { MCP_TOOLS, mcpEndpoint } from './mcp/index.js';
 import { Meters, loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry, createSafeguards } from './plugins/index.js';
@@ -302,27 +303,30 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   });
   await registerOpenApi(fastify);
-  registerSessionRoutes(fastify, sessions);
-  registerWorkflowRoutes(fastify, sessions);
-  registerPluginRoutes(fastify, plugins);
-  registerWorkerRoutes(fastify, () => workerRegistry.view());
-  registerExecutionRoutes(fastify, executionService);
-  registerControlRoutes(fastify, executionService);
-  registerExecutionControlRoutes(fastify, executionService);
-  registerRestartRoutes(fastify, executionService);
+  // Route plugins get their own context; the hooks, error and not-found handlers of the root,
+  // set before them, apply to every route.
+  await fastify.register(sessionRoutes, { sessions });
+  await fastify.register(workflowRoutes, { sessions });
+  await fastify.register(pluginRoutes, { plugins });
+  await fastify.register(workerRoutes, { view: () => workerRegistry.view() });
+  await fastify.register(executionRoutes, { executions: executionService });
+  await fastify.register(controlRoutes, { executions: executionService });
+  await fastify.register(executionControlRoutes, { executions: executionService });
+  await fastify.register(restartRoutes, { executions: executionService });
   if (settings['svc.mcp.enabled']) {
-    registerMcpEndpoint(fastify, {
+    await fastify.register(mcpEndpoint, {
       deps: { sessions, executions: executionService, plugins },
       tools: MCP_TOOLS,
       version: buildInfo.version,
       logger: loggers.app,
     });
   }
-  const streams = registerEventRoutes(fastify, {
-    executions: executionService,
-    sse: { keepAliveMs: options.streamKeepAliveMs ?? 15_000, maxQueued: SSE_QUEUED },
+  const streams = new EventStreams({
+    keepAliveMs: options.streamKeepAliveMs ?? 15_000,
+    maxQueued: SSE_QUEUED,
   });
-  registerActuatorRoutes(fastify, {
+  await fastify.register(eventRoutes, { executions: executionService, streams });
+  await fastify.register(actuatorRoutes, {
     exposure: settings['svc.management.exposure.include'],
     buildInfo,
     profile: options.profile,
@@ -343,8 +347,8 @@ export async function createApp(options: AppOptions): Promise<App> {
           }),
     }),
   });
-  await registerOpenApiRoutes(fastify);
-  await registerUiRoutes(fastify, {
+  await fastify.register(openApiRoutes);
+  await fastify.register(uiRoutes, {
     compression: {
       enabled: settings['svc.server.compression.enabled'],
       threshold: settings['svc.server.compression.min-response-size'],

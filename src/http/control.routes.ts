@@ -1,9 +1,10 @@
-// The audit of control commands (SPEC "Execution calls": GET /api/control/audit).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// The control bus (audit, supervisors, status) and the run and node controls (SPEC
+// "Execution calls", CONTRACT section 4); the service reviews and audits every command.
+import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ExecutionService } from '../services/index.js';
-import { respond } from './reply.js';
+import { auditActor, respond } from './reply.js';
 
 const auditQuery = z.object({
   limit: z.coerce
@@ -15,7 +16,15 @@ const auditQuery = z.object({
   executionId: z.string().optional(),
 });
 
-export function registerControlRoutes(app: FastifyInstance, executions: ExecutionService): void {
+export interface ControlRoutesOptions {
+  readonly executions: ExecutionService;
+}
+
+export const controlRoutes: FastifyPluginCallback<ControlRoutesOptions> = (
+  app,
+  { executions },
+  done,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get('/api/control/audit', { schema: { querystring: auditQuery } }, (request, reply) =>
     Promise.resolve(respond(reply, 200, 'Control audit', executions.auditTrail(request.query))),
@@ -26,12 +35,8 @@ export function registerControlRoutes(app: FastifyInstance, executions: Executio
   api.get('/api/control/status', (_request, reply) =>
     Promise.resolve(respond(reply, 200, 'Control bus status', executions.controlStatus())),
   );
-}
-
-/** The actor SPEC's audit names for the caller; null when none is recorded. */
-export function auditActor(request: FastifyRequest): string | null {
-  return request.principal?.actor ?? null;
-}
+  done();
+};
 
 const RUN_ACTIONS = { pause: 'PAUSE', resume: 'RESUME', step: 'STEP' } as const;
 const NODE_ACTIONS = {
@@ -74,10 +79,11 @@ const breakpointsBody = z.strictObject({
 });
 
 /** Run and node controls of CONTRACT section 4, each audited by the service. */
-export function registerExecutionControlRoutes(
-  app: FastifyInstance,
-  executions: ExecutionService,
-): void {
+export const executionControlRoutes: FastifyPluginCallback<ControlRoutesOptions> = (
+  app,
+  { executions },
+  done,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const [path, action] of Object.entries(RUN_ACTIONS)) {
     api.post(
@@ -166,4 +172,5 @@ export function registerExecutionControlRoutes(
       return Promise.resolve(respond(reply, 200, 'Breakpoints set', { nodeIds }));
     },
   );
-}
+  done();
+};

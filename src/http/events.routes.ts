@@ -1,7 +1,7 @@
 // Event streams over SSE (SPEC "Events", CONTRACT section 4): the global event stream, an
 // execution's structured log entries, and its progress. The service decides what is sent;
 // these routes own the connections.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ExecutionService } from '../services/index.js';
@@ -17,41 +17,53 @@ const eventsQuery = z.object({
 
 const sessionExecutionParams = z.object({ sessionId: z.string(), id: z.string() });
 
-/** The open event streams, which a stop, a takeover or a lost leadership drops. */
-export interface EventStreams {
-  /** Ends every open stream; clients reconnect with Last-Event-ID (SPEC Events 3 and 6). */
-  closeAll(): void;
-}
+/**
+ * The open event streams, which a stop, a takeover or a lost leadership drops. A stream never
+ * ends by itself, and the server's close waits for every response in flight, so a stop would
+ * otherwise wait for the clients to go away (for ever, with a keep-alive every 15 s).
+ */
+export class EventStreams {
+  readonly #options: SseOptions;
+  readonly #open = new Set<SseStream>();
 
-export function registerEventRoutes(
-  app: FastifyInstance,
-  deps: { readonly executions: ExecutionService; readonly sse: SseOptions },
-): EventStreams {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  const { executions } = deps;
+  constructor(options: SseOptions) {
+    this.#options = options;
+  }
 
-  // SPEC Events 6: a stop drops every open stream. A stream never ends by itself, and the
-  // server's close waits for every response in flight, so a stop would otherwise wait for the
-  // clients to go away (for ever, with a keep-alive every 15 s).
-  const open = new Set<SseStream>();
-  const openStream = (request: FastifyRequest, reply: FastifyReply): SseStream => {
-    const stream = new SseStream(request, reply, deps.sse);
-    open.add(stream);
+  open(request: FastifyRequest, reply: FastifyReply): SseStream {
+    const stream = new SseStream(request, reply, this.#options);
+    this.#open.add(stream);
     stream.onClose(() => {
-      open.delete(stream);
+      this.#open.delete(stream);
     });
     return stream;
-  };
-  const closeAll = (): void => {
-    for (const stream of [...open]) stream.close();
-  };
-  app.addHook('preClose', (done) => {
-    closeAll();
-    done();
+  }
+
+  /** Ends every open stream; clients reconnect with Last-Event-ID (SPEC Events 3 and 6). */
+  closeAll(): void {
+    for (const stream of [...this.#open]) stream.close();
+  }
+}
+
+export interface EventRoutesOptions {
+  readonly executions: ExecutionService;
+  readonly streams: EventStreams;
+}
+
+export const eventRoutes: FastifyPluginCallback<EventRoutesOptions> = (
+  app,
+  { executions, streams },
+  done,
+) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  // SPEC Events 6: a stop drops every open stream.
+  app.addHook('preClose', (hookDone) => {
+    streams.closeAll();
+    hookDone();
   });
 
   api.get('/api/events', { schema: { querystring: eventsQuery } }, (request, reply) => {
-    const stream = openStream(request, reply);
+    const stream = streams.open(request, reply);
     executions.followEvents(request.query, lastEventId(request), stream);
     return Promise.resolve();
   });
@@ -62,7 +74,7 @@ export function registerEventRoutes(
     (request, reply) => {
       const { sessionId, id } = request.params;
       executions.followExecution('logs', sessionId, id, lastEventId(request), () =>
-        openStream(request, reply),
+        streams.open(request, reply),
       );
       return Promise.resolve();
     },
@@ -74,10 +86,10 @@ export function registerEventRoutes(
     (request, reply) => {
       const { sessionId, id } = request.params;
       executions.followExecution('progress', sessionId, id, lastEventId(request), () =>
-        openStream(request, reply),
+        streams.open(request, reply),
       );
       return Promise.resolve();
     },
   );
-  return { closeAll };
-}
+  done();
+};

@@ -1,11 +1,10 @@
 // Starting and reading executions (SPEC "Execution calls", CONTRACT sections 3 and 4).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EXECUTION_STATUSES } from '../executions/index.js';
 import type { ExecutionService } from '../services/index.js';
-import { auditActor } from './control.routes.js';
-import { respond } from './reply.js';
+import { auditActor, respond } from './reply.js';
 
 const STATUSES = EXECUTION_STATUSES;
 
@@ -102,7 +101,15 @@ const limitsQuery = z.object({
 });
 const sessionExecutionParams = z.object({ sessionId: z.string(), id: z.string() });
 
-export function registerExecutionRoutes(app: FastifyInstance, executions: ExecutionService): void {
+export interface ExecutionRoutesOptions {
+  readonly executions: ExecutionService;
+}
+
+export const executionRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
+  app,
+  { executions },
+  done,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post('/api/workflow/start', { schema: { body: startBody } }, async (request, reply) =>
@@ -230,7 +237,8 @@ export function registerExecutionRoutes(app: FastifyInstance, executions: Execut
         ),
       ),
   );
-}
+  done();
+};
 
 /** SPEC: an optional `Idempotency-Key` header on a start. */
 function idempotencyKey(

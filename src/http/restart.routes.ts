@@ -1,16 +1,23 @@
 // Restart, restart from a node, retry a node, recover and checkpoints (SPEC "Execution
 // calls", "Restart rules", "Recover conditions"; CONTRACT sections 3 and 4).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ExecutionService } from '../services/index.js';
-import { auditActor } from './control.routes.js';
-import { respond } from './reply.js';
+import { auditActor, respond } from './reply.js';
 
 const executionParams = z.object({ id: z.string() });
 const nodeParams = z.object({ id: z.string(), nodeId: z.string() });
 
-export function registerRestartRoutes(app: FastifyInstance, executions: ExecutionService): void {
+export interface RestartRoutesOptions {
+  readonly executions: ExecutionService;
+}
+
+export const restartRoutes: FastifyPluginCallback<RestartRoutesOptions> = (
+  app,
+  { executions },
+  done,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
@@ -75,4 +82,5 @@ export function registerRestartRoutes(app: FastifyInstance, executions: Executio
     async (request, reply) =>
       respond(reply, 200, 'Checkpoints', await executions.checkpoints(request.params.id)),
   );
-}
+  done();
+};
