@@ -3,7 +3,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ExecutionService } from '../services/index.js';
+import type { ExecutionRoutesOptions } from './executions.routes.js';
 import { auditActor, respond } from './reply.js';
 
 const auditQuery = z.object({
@@ -16,11 +16,7 @@ const auditQuery = z.object({
   executionId: z.string().optional(),
 });
 
-export interface ControlRoutesOptions {
-  readonly executions: ExecutionService;
-}
-
-export const controlRoutes: FastifyPluginCallback<ControlRoutesOptions> = (
+export const controlRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
   app,
   { executions },
   done,
@@ -79,7 +75,7 @@ const breakpointsBody = z.strictObject({
 });
 
 /** Run and node controls of CONTRACT section 4, each audited by the service. */
-export const executionControlRoutes: FastifyPluginCallback<ControlRoutesOptions> = (
+export const executionControlRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
   app,
   { executions },
   done,

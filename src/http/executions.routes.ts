@@ -101,6 +101,7 @@ const limitsQuery = z.object({
 });
 const sessionExecutionParams = z.object({ sessionId: z.string(), id: z.string() });
 
+/** The options of every route plugin on executions. */
 export interface ExecutionRoutesOptions {
   readonly executions: ExecutionService;
 }

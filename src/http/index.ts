@@ -20,11 +20,9 @@ export { ACTUATOR_ENDPOINTS, actuatorRoutes } from './actuator.routes.js';
 export type { ActuatorOptions } from './actuator.routes.js';
 export { API_VERSION, openApiRoutes, registerOpenApi } from './openapi.js';
 export { controlRoutes, executionControlRoutes } from './control.routes.js';
-export type { ControlRoutesOptions } from './control.routes.js';
 export { EventStreams, eventRoutes } from './events.routes.js';
 export type { EventRoutesOptions } from './events.routes.js';
 export { restartRoutes } from './restart.routes.js';
-export type { RestartRoutesOptions } from './restart.routes.js';
 export { SseStream, lastEventId } from './sse.js';
 export type { SseOptions } from './sse.js';
 export {

@@ -3,17 +3,13 @@
 import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ExecutionService } from '../services/index.js';
+import type { ExecutionRoutesOptions } from './executions.routes.js';
 import { auditActor, respond } from './reply.js';
 
 const executionParams = z.object({ id: z.string() });
 const nodeParams = z.object({ id: z.string(), nodeId: z.string() });
 
-export interface RestartRoutesOptions {
-  readonly executions: ExecutionService;
-}
-
-export const restartRoutes: FastifyPluginCallback<RestartRoutesOptions> = (
+export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
   app,
   { executions },
   done,
