@@ -252,6 +252,29 @@ export async function createApp(options: AppOptions): Promise<App> {
     meters.observe('svc.leader', () => (leadership.isLeader ? 1 : 0));
   }
 
+  const keys = keyRingOf(settings);
+  const { fastify, routes } = await createHttpServer({
+    requestsPerMinute: settings['svc.rate-limit.requests-per-minute'],
+    access: {
+      keys,
+      allowedHosts: settings['svc.allowed-hosts'],
+      allowedOrigins: settings['svc.allowed-origins'],
+      sessionOfExecution: (executionId) => registry.get(executionId)?.sessionId,
+    },
+    logger: loggers.app,
+    bodyLimit: settings['svc.limits.max-body'],
+    compression: {
+      enabled: settings['svc.server.compression.enabled'],
+      threshold: settings['svc.server.compression.min-response-size'],
+    },
+  });
+  await registerOpenApi(fastify);
+  // Route plugins get their own context; the hooks, error and not-found handlers of the root,
+  // set before them, apply to every route.
+  await fastify.register(sessionRoutes, { sessions });
+  await fastify.register(workflowRoutes, { sessions });
+  await fastify.register(pluginRoutes, { plugins });
+  await fastify.register(workerRoutes, { view: () => workerRegistry.view() });
   const audit = new AuditLog({
     capacity: 10_000,
     clock,
@@ -285,30 +308,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     audit,
     meters,
   });
-
-  const keys = keyRingOf(settings);
-  const { fastify, routes } = await createHttpServer({
-    requestsPerMinute: settings['svc.rate-limit.requests-per-minute'],
-    access: {
-      keys,
-      allowedHosts: settings['svc.allowed-hosts'],
-      allowedOrigins: settings['svc.allowed-origins'],
-      sessionOfExecution: (executionId) => executionService.sessionOf(executionId),
-    },
-    logger: loggers.app,
-    bodyLimit: settings['svc.limits.max-body'],
-    compression: {
-      enabled: settings['svc.server.compression.enabled'],
-      threshold: settings['svc.server.compression.min-response-size'],
-    },
-  });
-  await registerOpenApi(fastify);
-  // Route plugins get their own context; the hooks, error and not-found handlers of the root,
-  // set before them, apply to every route.
-  await fastify.register(sessionRoutes, { sessions });
-  await fastify.register(workflowRoutes, { sessions });
-  await fastify.register(pluginRoutes, { plugins });
-  await fastify.register(workerRoutes, { view: () => workerRegistry.view() });
   await fastify.register(executionRoutes, { executions: executionService });
   await fastify.register(controlRoutes, { executions: executionService });
   await fastify.register(executionControlRoutes, { executions: executionService });
