@@ -36,7 +36,12 @@ import type { ControlDesk } from './control-desk.js';
 import { followEvents, followLogs, followProgress } from './execution-streams.js';
 import type { EventQuery, EventSink, StreamSources } from './execution-streams.js';
 import { logLines, progressSnapshot, searchPage } from './execution-views.js';
-import type { ExecutionPage, ExecutionSearch, LogQuery } from './execution-views.js';
+import type {
+  ExecutionPage,
+  ExecutionSearch,
+  LogQuery,
+  ProgressSnapshot,
+} from './execution-views.js';
 
 export interface ExecutionServiceDeps {
   readonly executions: ExecutionManager;
@@ -87,6 +92,16 @@ export interface SignalAnswer {
 export type LimitChanges = {
   readonly [K in keyof AdmissionLimits]?: AdmissionLimits[K] | undefined;
 };
+
+/** CONTRACT 4 `GET /api/control/status`: running, queued, limits, supervisors, leader. */
+export interface ControlBusStatus {
+  readonly running: number;
+  readonly queued: number;
+  readonly limits: AdmissionLimits;
+  readonly supervisors: SupervisorView[];
+  /** With high availability, whether this server leads its pair; one server alone always does. */
+  readonly leader: boolean;
+}
 
 export interface HistoryQuery {
   readonly workflowId?: string | undefined;
@@ -170,7 +185,7 @@ export class ExecutionService {
   }
 
   /** The record with its progress; of `sessionId` when one is named. */
-  status(executionId: string, sessionId?: string) {
+  status(executionId: string, sessionId?: string): ProgressSnapshot {
     return progressSnapshot(this.#registry, this.#reach(executionId, sessionId));
   }
 
@@ -214,14 +229,12 @@ export class ExecutionService {
     return this.#executions.limits;
   }
 
-  /** CONTRACT 4 `GET /api/control/status`: running, queued, limits, supervisors, leader. */
-  controlStatus() {
+  controlStatus(): ControlBusStatus {
     return {
       running: this.#executions.running,
       queued: this.#executions.queued,
       limits: this.#executions.limits,
       supervisors: this.#desk.supervisors.list(),
-      // With high availability, whether this server leads its pair; one server alone always does.
       leader: this.#executions.isLeader,
     };
   }

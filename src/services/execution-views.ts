@@ -6,6 +6,7 @@ import type {
   ExecutionQuery,
   ExecutionRecord,
   ExecutionRegistry,
+  ExecutionStatus,
   LogEntry,
 } from '../executions/index.js';
 
@@ -27,7 +28,30 @@ function countNodes(entry: ExecutionEntry): NodeCounts {
 }
 
 /** CONTRACT 4 `GET /api/workflow/{sid}/status/{id}`: the record with its progress. */
-export function progressSnapshot(registry: ExecutionRegistry, entry: ExecutionEntry) {
+export interface ProgressSnapshot extends ExecutionRecord {
+  readonly progress: {
+    readonly nodesTotal: number;
+    readonly nodesFinished: number;
+    readonly percent: number;
+    readonly byStatus: Readonly<Record<string, number>>;
+    /** Result events kept for the execution. */
+    readonly results: number;
+  };
+}
+
+/** CONTRACT 3: the progress each event of the status stream carries. */
+export interface StreamProgress {
+  readonly status: ExecutionStatus;
+  readonly nodesTotal: number;
+  readonly nodesFinished: number;
+  readonly byStatus: Readonly<Record<string, number>>;
+  readonly execution: ExecutionRecord;
+}
+
+export function progressSnapshot(
+  registry: ExecutionRegistry,
+  entry: ExecutionEntry,
+): ProgressSnapshot {
   const record = registry.toRecord(entry);
   const { nodesTotal, nodesFinished, byStatus } = countNodes(entry);
   return {
@@ -42,8 +66,8 @@ export function progressSnapshot(registry: ExecutionRegistry, entry: ExecutionEn
   };
 }
 
-/** CONTRACT 3: the progress each event of the status stream carries, as the run is now. */
-export function streamProgress(registry: ExecutionRegistry, entry: ExecutionEntry) {
+/** The progress of the status stream, as the run is now. */
+export function streamProgress(registry: ExecutionRegistry, entry: ExecutionEntry): StreamProgress {
   const { nodesTotal, nodesFinished, byStatus } = countNodes(entry);
   return {
     status: entry.status,

@@ -10,6 +10,7 @@ export type {
 } from './session-service.js';
 export { ExecutionService } from './execution-service.js';
 export type {
+  ControlBusStatus,
   ExecutionServiceDeps,
   ExecutionStream,
   HistoryQuery,
@@ -21,7 +22,13 @@ export type {
   RunState,
   SignalAnswer,
 } from './execution-service.js';
-export type { ExecutionPage, ExecutionSearch, LogQuery } from './execution-views.js';
+export type {
+  ExecutionPage,
+  ExecutionSearch,
+  LogQuery,
+  ProgressSnapshot,
+  StreamProgress,
+} from './execution-views.js';
 export type { EventQuery, EventSink } from './execution-streams.js';
 export {
   createSessionSchema,
