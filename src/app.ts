@@ -25,27 +25,28 @@ import type { Leadership } from './executions/index.js';
 import { createHighAvailability, highAvailabilityOf } from './high-availability.js';
 import type { RouteEntry } from './http/index.js';
 import {
+  EventStreams,
+  actuatorRoutes,
+  controlRoutes,
   createHttpServer,
-  registerActuatorRoutes,
-  registerControlRoutes,
-  registerEventRoutes,
-  registerExecutionControlRoutes,
-  registerExecutionRoutes,
+  eventRoutes,
+  executionControlRoutes,
+  executionRoutes,
+  openApiRoutes,
+  pluginRoutes,
   registerOpenApi,
-  registerOpenApiRoutes,
-  registerPluginRoutes,
-  registerRestartRoutes,
-  registerSessionRoutes,
-  registerUiRoutes,
-  registerWorkerRoutes,
-  registerWorkflowRoutes,
+  restartRoutes,
+  sessionRoutes,
+  uiRoutes,
+  workerRoutes,
+  workflowRoutes,
 } from './http/index.js';
-import { MCP_TOOLS, registerMcpEndpoint } from './mcp/index.js';
+import { MCP_TOOLS, mcpEndpoint } from './mcp/index.js';
 import { Meters, loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry, createSafeguards } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
-import { SessionService } from './services/index.js';
+import { ExecutionService, SessionService } from './services/index.js';
 import {
   FileExecutionLog,
   MemorySessionMemory,
@@ -269,59 +270,63 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   });
   await registerOpenApi(fastify);
-  registerSessionRoutes(fastify, sessions);
-  registerWorkflowRoutes(fastify, sessions);
-  registerPluginRoutes(fastify, plugins);
-  registerWorkerRoutes(fastify, () => workerRegistry.view());
-  const desk = {
-    audit: new AuditLog({
-      capacity: 10_000,
-      clock,
-      ids,
-      onRecord: (entry) => {
-        journal.control(entry.executionId, { ...entry });
-        const run = entry.executionId === null ? undefined : registry.get(entry.executionId);
-        const { nodeId, ...command } = entry;
-        bus.publish({
-          ...command,
-          ...(nodeId === null ? {} : { nodeId }),
-          kind: entry.outcome === 'APPLIED' ? 'control.applied' : 'control.refused',
-          executionId: entry.executionId,
-          sessionId: run?.sessionId ?? null,
-          workflowId: run?.workflowId ?? null,
-        });
-      },
-    }),
+  // Route plugins get their own context; the hooks, error and not-found handlers of the root,
+  // set before them, apply to every route.
+  await fastify.register(sessionRoutes, { sessions });
+  await fastify.register(workflowRoutes, { sessions });
+  await fastify.register(pluginRoutes, { plugins });
+  await fastify.register(workerRoutes, { view: () => workerRegistry.view() });
+  const audit = new AuditLog({
+    capacity: 10_000,
+    clock,
+    ids,
+    onRecord: (entry) => {
+      journal.control(entry.executionId, { ...entry });
+      const run = entry.executionId === null ? undefined : registry.get(entry.executionId);
+      const { nodeId, ...command } = entry;
+      bus.publish({
+        ...command,
+        ...(nodeId === null ? {} : { nodeId }),
+        kind: entry.outcome === 'APPLIED' ? 'control.applied' : 'control.refused',
+        executionId: entry.executionId,
+        sessionId: run?.sessionId ?? null,
+        workflowId: run?.workflowId ?? null,
+      });
+    },
+  });
+  const executionService = new ExecutionService({
+    executions,
+    registry,
+    audit,
     supervisors: new Supervisors(settings['svc.supervisors']),
-    sessionOf: (executionId: string) => registry.get(executionId)?.sessionId ?? null,
-  };
+    bus,
+    feeds: new EventFeeds(bus, { capacity: SSE_QUEUED, frame: (event) => event.frame() }),
+    progress,
+  });
   const ruleSupervisors = startRuleSupervisors(settings['svc.supervisors'], {
     bus,
     executions,
-    audit: desk.audit,
+    audit,
     meters,
   });
-  registerExecutionRoutes(fastify, executions, registry, desk);
-  registerControlRoutes(fastify, desk, executions);
-  registerExecutionControlRoutes(fastify, executions, desk);
-  registerRestartRoutes(fastify, executions, desk);
+  await fastify.register(executionRoutes, { executions: executionService });
+  await fastify.register(controlRoutes, { executions: executionService });
+  await fastify.register(executionControlRoutes, { executions: executionService });
+  await fastify.register(restartRoutes, { executions: executionService });
   if (settings['svc.mcp.enabled']) {
-    registerMcpEndpoint(fastify, {
-      deps: { sessions, executions, registry, plugins, desk },
+    await fastify.register(mcpEndpoint, {
+      deps: { sessions, executions: executionService, plugins },
       tools: MCP_TOOLS,
       version: buildInfo.version,
       logger: loggers.app,
     });
   }
-  const streams = registerEventRoutes(fastify, {
-    bus,
-    feeds: new EventFeeds(bus, { capacity: SSE_QUEUED, frame: (event) => event.frame() }),
-    progress,
-    executions,
-    registry,
-    sse: { keepAliveMs: options.streamKeepAliveMs ?? 15_000, maxQueued: SSE_QUEUED },
+  const streams = new EventStreams({
+    keepAliveMs: options.streamKeepAliveMs ?? 15_000,
+    maxQueued: SSE_QUEUED,
   });
-  registerActuatorRoutes(fastify, {
+  await fastify.register(eventRoutes, { executions: executionService, streams });
+  await fastify.register(actuatorRoutes, {
     exposure: settings['svc.management.exposure.include'],
     buildInfo,
     profile: options.profile,
@@ -342,8 +347,8 @@ export async function createApp(options: AppOptions): Promise<App> {
           }),
     }),
   });
-  await registerOpenApiRoutes(fastify);
-  await registerUiRoutes(fastify, {
+  await fastify.register(openApiRoutes);
+  await fastify.register(uiRoutes, {
     compression: {
       enabled: settings['svc.server.compression.enabled'],
       threshold: settings['svc.server.compression.min-response-size'],
@@ -353,7 +358,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (leadership === undefined) {
     // SPEC "Recover conditions": on boot with a durable execution log.
     await executions.boot({ autoResume: settings['svc.restart.auto-resume'] });
-    desk.audit.restore(journal.controls().map((control) => control.entry));
+    audit.restore(journal.controls().map((control) => control.entry));
   } else {
     // With high availability the same recovery runs when this server becomes the leader.
     let interrupted: readonly string[] = [];
@@ -365,7 +370,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         bus.skipTo(clock.now() * 1000);
         await checkpoints.open();
         interrupted = await executions.boot({ autoResume: false });
-        desk.audit.restore(journal.controls().map((control) => control.entry));
+        audit.restore(journal.controls().map((control) => control.entry));
       },
       lead: () => {
         if (settings['svc.restart.auto-resume']) void executions.resumeInterrupted(interrupted);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyRing } from '../src/auth/index.js';
-import { WEB_UI_DIR, createHttpServer, loadUiBundle, registerUiRoutes } from '../src/http/index.js';
+import { WEB_UI_DIR, createHttpServer, loadUiBundle, uiRoutes } from '../src/http/index.js';
 import { createSilentLoggers } from '../src/observability/index.js';
 import { call, rawRequest, startTestServer } from './support/server.js';
 import type { HttpAnswer, TestServer } from './support/server.js';
@@ -262,7 +262,7 @@ describe('A server whose web UI is not built', () => {
         sessionOfExecution: () => undefined,
       },
     });
-    await registerUiRoutes(fastify, { dir: empty });
+    await fastify.register(uiRoutes, { dir: empty });
     await fastify.listen({ host: '127.0.0.1', port: 0 });
     const address = fastify.server.address();
     baseUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;

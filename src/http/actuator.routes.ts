@@ -2,7 +2,7 @@
 // bodies follow the actuator conventions these endpoint ids come from (`{ "status": "UP" }`
 // for health), not the API envelope; errors still use the envelope.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isUnrestrictedAdmin } from '../auth/index.js';
@@ -45,7 +45,7 @@ function levelName(level: string): LogLevelName {
   return level === 'silent' ? 'OFF' : (level.toUpperCase() as LogLevelName);
 }
 
-export function registerActuatorRoutes(app: FastifyInstance, options: ActuatorOptions): void {
+export const actuatorRoutes: FastifyPluginCallback<ActuatorOptions> = (app, options, done) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const exposed = (id: string): boolean =>
     options.exposure.includes('*') || options.exposure.includes(id);
@@ -221,4 +221,5 @@ export function registerActuatorRoutes(app: FastifyInstance, options: ActuatorOp
       });
     });
   }
-}
+  done();
+};

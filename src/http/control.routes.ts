@@ -1,12 +1,10 @@
-// The audit of control commands (SPEC "Execution calls": GET /api/control/audit).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// The control bus (audit, supervisors, status) and the run and node controls (SPEC
+// "Execution calls", CONTRACT section 4); the service reviews and audits every command.
+import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../core/index.js';
-import type { ExecutionManager } from '../executions/index.js';
-import { audited, controlBusStatus } from '../services/index.js';
-import type { ControlDesk } from '../services/index.js';
-import { respond } from './reply.js';
+import type { ExecutionRoutesOptions } from './executions.routes.js';
+import { auditActor, respond } from './reply.js';
 
 const auditQuery = z.object({
   limit: z.coerce
@@ -18,27 +16,23 @@ const auditQuery = z.object({
   executionId: z.string().optional(),
 });
 
-export function registerControlRoutes(
-  app: FastifyInstance,
-  desk: ControlDesk,
-  executions: ExecutionManager,
-): void {
+export const controlRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
+  app,
+  { executions },
+  done,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get('/api/control/audit', { schema: { querystring: auditQuery } }, (request, reply) =>
-    Promise.resolve(respond(reply, 200, 'Control audit', desk.audit.list(request.query))),
+    Promise.resolve(respond(reply, 200, 'Control audit', executions.auditTrail(request.query))),
   );
   api.get('/api/control/supervisors', (_request, reply) =>
-    Promise.resolve(respond(reply, 200, 'Supervisors', desk.supervisors.list())),
+    Promise.resolve(respond(reply, 200, 'Supervisors', executions.supervisors())),
   );
   api.get('/api/control/status', (_request, reply) =>
-    Promise.resolve(respond(reply, 200, 'Control bus status', controlBusStatus(executions, desk))),
+    Promise.resolve(respond(reply, 200, 'Control bus status', executions.controlStatus())),
   );
-}
-
-/** The actor SPEC's audit names for the caller; null when none is recorded. */
-export function auditActor(request: FastifyRequest): string | null {
-  return request.principal?.actor ?? null;
-}
+  done();
+};
 
 const RUN_ACTIONS = { pause: 'PAUSE', resume: 'RESUME', step: 'STEP' } as const;
 const NODE_ACTIONS = {
@@ -80,29 +74,26 @@ const breakpointsBody = z.strictObject({
   }),
 });
 
-/** Run and node controls of CONTRACT section 4, each audited. */
-export function registerExecutionControlRoutes(
-  app: FastifyInstance,
-  executions: ExecutionManager,
-  desk: ControlDesk,
-): void {
+/** Run and node controls of CONTRACT section 4, each audited by the service. */
+export const executionControlRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
+  app,
+  { executions },
+  done,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const [path, action] of Object.entries(RUN_ACTIONS)) {
     api.post(
       `/api/executions/:id/${path}`,
       { schema: { params: z.object({ id: z.string() }) } },
-      (request, reply) => {
-        const { id } = request.params;
-        const entry = audited(desk, auditActor(request), { command: action, executionId: id }, () =>
-          executions.control(id, action),
-        );
-        return Promise.resolve(
-          respond(reply, 200, `Execution ${path} applied`, {
-            executionId: entry.executionId,
-            status: entry.status,
-          }),
-        );
-      },
+      (request, reply) =>
+        Promise.resolve(
+          respond(
+            reply,
+            200,
+            `Execution ${path} applied`,
+            executions.control(request.params.id, action, auditActor(request)),
+          ),
+        ),
     );
   }
   for (const [path, action] of Object.entries(NODE_ACTIONS)) {
@@ -112,26 +103,16 @@ export function registerExecutionControlRoutes(
         schema: { params: z.object({ id: z.string(), nodeId: z.string() }), body: nodeCommandBody },
       },
       (request, reply) => {
-        const { id, nodeId } = request.params;
-        const entry = audited(
-          desk,
-          auditActor(request),
-          { command: action, executionId: id, nodeId },
-          () => {
-            if (request.body !== undefined && Object.keys(request.body).length > 0) {
-              throw new AppError('APPROVAL_ON_CONTROL', { params: { executionId: id, nodeId } });
-            }
-            return executions.controlNode(id, nodeId, action);
+        const state = executions.controlNode(
+          {
+            executionId: request.params.id,
+            nodeId: request.params.nodeId,
+            action,
+            withApprovalFields: request.body !== undefined && Object.keys(request.body).length > 0,
           },
+          auditActor(request),
         );
-        const node = entry.nodes.find((candidate) => candidate.nodeId === nodeId);
-        return Promise.resolve(
-          respond(reply, 200, `Node ${path} applied`, {
-            executionId: entry.executionId,
-            nodeId,
-            status: node?.status ?? null,
-          }),
-        );
+        return Promise.resolve(respond(reply, 200, `Node ${path} applied`, state));
       },
     );
   }
@@ -140,19 +121,9 @@ export function registerExecutionControlRoutes(
     { schema: { params: z.object({ id: z.string(), nodeId: z.string() }), body: signalBody } },
     (request, reply) => {
       const { id, nodeId } = request.params;
-      const approval = audited(
-        desk,
-        auditActor(request),
-        { command: 'SIGNAL', executionId: id, nodeId },
-        () => executions.signal(id, nodeId, request.body),
-      );
+      const answer = executions.signal(id, nodeId, request.body, auditActor(request));
       return Promise.resolve(
-        respond(reply, 200, request.body.approved ? 'Approved' : 'Rejected', {
-          executionId: id,
-          nodeId,
-          messageId: approval.messageId,
-          approved: request.body.approved,
-        }),
+        respond(reply, 200, request.body.approved ? 'Approved' : 'Rejected', answer),
       );
     },
   );
@@ -161,7 +132,7 @@ export function registerExecutionControlRoutes(
     { schema: { params: z.object({ id: z.string() }) } },
     (request, reply) =>
       Promise.resolve(
-        respond(reply, 200, 'Pending approvals', executions.approvalsOf(request.params.id)),
+        respond(reply, 200, 'Pending approvals', executions.approvals(request.params.id)),
       ),
   );
   api.get(
@@ -173,7 +144,7 @@ export function registerExecutionControlRoutes(
           reply,
           200,
           'Pending approvals',
-          executions.approvalsOfSession(request.params.sessionId),
+          executions.sessionApprovals(request.params.sessionId),
         ),
       ),
   );
@@ -189,14 +160,13 @@ export function registerExecutionControlRoutes(
     '/api/executions/:id/breakpoints',
     { schema: { params: z.object({ id: z.string() }), body: breakpointsBody } },
     (request, reply) => {
-      const { id } = request.params;
-      const nodeIds = audited(
-        desk,
+      const nodeIds = executions.setBreakpoints(
+        request.params.id,
+        request.body.nodeIds,
         auditActor(request),
-        { command: 'BREAKPOINTS', executionId: id },
-        () => executions.setBreakpoints(id, request.body.nodeIds),
       );
       return Promise.resolve(respond(reply, 200, 'Breakpoints set', { nodeIds }));
     },
   );
-}
+  done();
+};

@@ -1,14 +1,10 @@
 // Starting and reading executions (SPEC "Execution calls", CONTRACT sections 3 and 4).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../core/index.js';
 import { EXECUTION_STATUSES } from '../executions/index.js';
-import type { ExecutionManager, ExecutionRegistry } from '../executions/index.js';
-import { audited, executionInSession, progressSnapshot } from '../services/index.js';
-import type { ControlDesk } from '../services/index.js';
-import { auditActor } from './control.routes.js';
-import { respond } from './reply.js';
+import type { ExecutionService } from '../services/index.js';
+import { auditActor, respond } from './reply.js';
 
 const STATUSES = EXECUTION_STATUSES;
 
@@ -105,31 +101,16 @@ const limitsQuery = z.object({
 });
 const sessionExecutionParams = z.object({ sessionId: z.string(), id: z.string() });
 
-/** Opaque cursor: the id of the last execution of the previous page. */
-function encodeCursor(executionId: string): string {
-  return Buffer.from(JSON.stringify({ after: executionId })).toString('base64url');
+/** The options of every route plugin on executions. */
+export interface ExecutionRoutesOptions {
+  readonly executions: ExecutionService;
 }
 
-function decodeCursor(cursor: string): string {
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
-      after?: unknown;
-    };
-    if (typeof parsed.after === 'string') return parsed.after;
-  } catch {
-    // answered below
-  }
-  throw new AppError('VALIDATION_FAILED', {
-    fieldErrors: [{ field: 'cursor', message: 'Invalid cursor' }],
-  });
-}
-
-export function registerExecutionRoutes(
-  app: FastifyInstance,
-  executions: ExecutionManager,
-  registry: ExecutionRegistry,
-  desk: ControlDesk,
-): void {
+export const executionRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
+  app,
+  { executions },
+  done,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post('/api/workflow/start', { schema: { body: startBody } }, async (request, reply) =>
@@ -157,28 +138,12 @@ export function registerExecutionRoutes(
   );
 
   api.get('/api/executions/:id', { schema: { params: executionParams } }, (request, reply) =>
-    Promise.resolve(
-      respond(reply, 200, 'Execution', registry.toRecord(executions.require(request.params.id))),
-    ),
+    Promise.resolve(respond(reply, 200, 'Execution', executions.read(request.params.id))),
   );
 
-  api.get('/api/executions', { schema: { querystring: searchQuery } }, (request, reply) => {
-    const { limit: size, cursor, ...filters } = request.query;
-    let found = registry.search(filters);
-    if (cursor !== undefined) {
-      const after = decodeCursor(cursor);
-      const index = found.findIndex((entry) => entry.executionId === after);
-      found = index === -1 ? [] : found.slice(index + 1);
-    }
-    const page = found.slice(0, size);
-    const last = page.at(-1);
-    return Promise.resolve(
-      respond(reply, 200, 'Executions', {
-        items: page.map((entry) => registry.toRecord(entry)),
-        nextCursor: found.length > size && last ? encodeCursor(last.executionId) : null,
-      }),
-    );
-  });
+  api.get('/api/executions', { schema: { querystring: searchQuery } }, (request, reply) =>
+    Promise.resolve(respond(reply, 200, 'Executions', executions.search(request.query))),
+  );
 
   api.post(
     '/api/executions/:id/priority',
@@ -192,39 +157,26 @@ export function registerExecutionRoutes(
         }),
       },
     },
-    (request, reply) => {
-      const entry = audited(
-        desk,
-        auditActor(request),
-        { command: 'PRIORITY', executionId: request.params.id },
-        () => executions.setPriority(request.params.id, request.query.priority),
-      );
-      return Promise.resolve(
-        respond(reply, 200, 'Priority changed', {
-          executionId: entry.executionId,
-          priority: entry.priority,
-        }),
-      );
-    },
+    (request, reply) =>
+      Promise.resolve(
+        respond(
+          reply,
+          200,
+          'Priority changed',
+          executions.setPriority(request.params.id, request.query.priority, auditActor(request)),
+        ),
+      ),
   );
 
-  api.post(
-    '/api/executions/:id/stop',
-    { schema: { params: executionParams } },
-    (request, reply) => {
-      const entry = audited(
-        desk,
-        auditActor(request),
-        { command: 'STOP', executionId: request.params.id },
-        () => executions.stop(request.params.id, 'Stopped by request'),
-      );
-      return Promise.resolve(
-        respond(reply, 200, 'Execution stopping', {
-          executionId: entry.executionId,
-          status: entry.status,
-        }),
-      );
-    },
+  api.post('/api/executions/:id/stop', { schema: { params: executionParams } }, (request, reply) =>
+    Promise.resolve(
+      respond(
+        reply,
+        200,
+        'Execution stopping',
+        executions.stop(request.params.id, auditActor(request)),
+      ),
+    ),
   );
 
   api.get('/api/scheduler/limits', (_request, reply) =>
@@ -234,74 +186,60 @@ export function registerExecutionRoutes(
   api.post(
     '/api/scheduler/limits',
     { schema: { querystring: limitsQuery } },
-    async (request, reply) => {
-      const changes = Object.fromEntries(
-        Object.entries(request.query).filter(([, value]) => value !== undefined),
-      );
-      const limits = audited(desk, auditActor(request), { command: 'SCHEDULER_LIMITS' }, () =>
-        executions.setLimits(changes),
-      );
-      // The change is applied again after a restart: it is durable before it is answered.
-      await executions.durableNow();
-      return respond(reply, 200, 'Scheduler limits changed', limits);
-    },
+    async (request, reply) =>
+      respond(
+        reply,
+        200,
+        'Scheduler limits changed',
+        await executions.setLimits(request.query, auditActor(request)),
+      ),
   );
 
   api.get(
     '/api/executions/:id/results',
     { schema: { params: executionParams } },
     (request, reply) =>
-      Promise.resolve(
-        respond(reply, 200, 'Results', registry.resultsOf(executions.require(request.params.id))),
-      ),
+      Promise.resolve(respond(reply, 200, 'Results', executions.results(request.params.id))),
   );
 
   api.get(
     '/api/executions/:id/logs',
     { schema: { params: executionParams, querystring: logsQuery } },
-    (request, reply) => {
-      const { nodeId, after } = request.query;
-      const logs = registry
-        .logsOf(executions.require(request.params.id))
-        .filter(
-          (line) =>
-            (nodeId === undefined || line.nodeId === nodeId) &&
-            (after === undefined || line.seq > after),
-        );
-      return Promise.resolve(respond(reply, 200, 'Logs', logs));
-    },
+    (request, reply) =>
+      Promise.resolve(
+        respond(reply, 200, 'Logs', executions.logs(request.params.id, request.query)),
+      ),
   );
 
   api.get(
     '/api/workflow/:sessionId/status/:id',
     { schema: { params: sessionExecutionParams } },
-    (request, reply) => {
-      const entry = executionInSession(executions, request.params.sessionId, request.params.id);
-      return Promise.resolve(
-        respond(reply, 200, 'Execution status', progressSnapshot(registry, entry)),
-      );
-    },
+    (request, reply) =>
+      Promise.resolve(
+        respond(
+          reply,
+          200,
+          'Execution status',
+          executions.status(request.params.id, request.params.sessionId),
+        ),
+      ),
   );
 
   api.get(
     '/api/workflow/:sessionId/history',
     { schema: { params: z.object({ sessionId: z.string() }), querystring: historyQuery } },
-    (request, reply) => {
-      const { limit: size, ...filters } = request.query;
-      const found = registry
-        .search({ ...filters, sessionId: request.params.sessionId })
-        .slice(0, size);
-      return Promise.resolve(
+    (request, reply) =>
+      Promise.resolve(
         respond(
           reply,
           200,
           'Execution history',
-          found.map((entry) => registry.toRecord(entry)),
+          executions.history(request.params.sessionId, request.query),
         ),
-      );
-    },
+      ),
   );
-}
+  done();
+};
 
 /** SPEC: an optional `Idempotency-Key` header on a start. */
 function idempotencyKey(

@@ -3,7 +3,7 @@
 // /swagger-ui.html. Each operation names the role it needs.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { routeRule } from '../auth/index.js';
 
@@ -113,11 +113,11 @@ export async function registerOpenApi(fastify: FastifyInstance): Promise<void> {
   });
 }
 
-/** Serves the description and the page; after every route is registered. */
-export async function registerOpenApiRoutes(fastify: FastifyInstance): Promise<void> {
+/** Serves the description and the page; registered after every other route. */
+export const openApiRoutes: FastifyPluginAsync = async (fastify) => {
   await fastify.register(swaggerUi, { routePrefix: '/swagger-ui', staticCSP: true });
   fastify.get('/v3/api-docs', { schema: { hide: true } }, () => Promise.resolve(fastify.swagger()));
   fastify.get('/swagger-ui.html', { schema: { hide: true } }, (_request, reply) =>
     reply.redirect('/swagger-ui/'),
   );
-}
+};

@@ -1,12 +1,20 @@
 // Plugin discovery: kind, JSON Schema of the configuration and ports of every plugin type.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../core/index.js';
 import type { PluginRegistry } from '../plugins/index.js';
 import { respond } from './reply.js';
 import { pluginParams } from './schemas.js';
 
-export function registerPluginRoutes(app: FastifyInstance, registry: PluginRegistry): void {
+export interface PluginRoutesOptions {
+  readonly plugins: PluginRegistry;
+}
+
+export const pluginRoutes: FastifyPluginCallback<PluginRoutesOptions> = (
+  app,
+  { plugins: registry },
+  done,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get('/api/plugins', (_request, reply) =>
@@ -20,4 +28,5 @@ export function registerPluginRoutes(app: FastifyInstance, registry: PluginRegis
     }
     return Promise.resolve(respond(reply, 200, 'Plugin', description));
   });
-}
+  done();
+};

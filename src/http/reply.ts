@@ -20,3 +20,8 @@ export function respond<T>(
 export function actorOf(request: FastifyRequest): string {
   return request.principal?.actor ?? 'anonymous';
 }
+
+/** The actor SPEC's audit names for the caller; null when none is recorded. */
+export function auditActor(request: FastifyRequest): string | null {
+  return request.principal?.actor ?? null;
+}

@@ -1,36 +1,20 @@
 // Restart, restart from a node, retry a node, recover and checkpoints (SPEC "Execution
 // calls", "Restart rules", "Recover conditions"; CONTRACT sections 3 and 4).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ExecutionManager, RestartMode } from '../executions/index.js';
-import { auditedAsync } from '../services/index.js';
-import type { ControlDesk } from '../services/index.js';
-import { auditActor } from './control.routes.js';
-import { respond } from './reply.js';
+import type { ExecutionRoutesOptions } from './executions.routes.js';
+import { auditActor, respond } from './reply.js';
 
 const executionParams = z.object({ id: z.string() });
 const nodeParams = z.object({ id: z.string(), nodeId: z.string() });
 
-export function registerRestartRoutes(
-  app: FastifyInstance,
-  executions: ExecutionManager,
-  desk: ControlDesk,
-): void {
+export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
+  app,
+  { executions },
+  done,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
-
-  const restart = (
-    request: FastifyRequest,
-    command: string,
-    executionId: string,
-    mode: RestartMode,
-  ) =>
-    auditedAsync(
-      desk,
-      auditActor(request),
-      { command, executionId, nodeId: mode.kind === 'whole' ? null : mode.nodeId },
-      () => executions.restart(executionId, mode),
-    );
 
   api.post(
     '/api/executions/:id/restart',
@@ -40,7 +24,7 @@ export function registerRestartRoutes(
         reply,
         202,
         'Execution restarted',
-        await restart(request, 'RESTART', request.params.id, { kind: 'whole' }),
+        await executions.restart(request.params.id, { kind: 'whole' }, auditActor(request)),
       ),
   );
 
@@ -52,10 +36,11 @@ export function registerRestartRoutes(
         reply,
         202,
         'Execution restarted from a node',
-        await restart(request, 'RESTART_FROM_NODE', request.params.id, {
-          kind: 'from',
-          nodeId: request.params.nodeId,
-        }),
+        await executions.restart(
+          request.params.id,
+          { kind: 'from', nodeId: request.params.nodeId },
+          auditActor(request),
+        ),
       ),
   );
 
@@ -67,10 +52,11 @@ export function registerRestartRoutes(
         reply,
         202,
         'Node retried',
-        await restart(request, 'RETRY', request.params.id, {
-          kind: 'retry',
-          nodeId: request.params.nodeId,
-        }),
+        await executions.restart(
+          request.params.id,
+          { kind: 'retry', nodeId: request.params.nodeId },
+          auditActor(request),
+        ),
       ),
   );
 
@@ -82,12 +68,7 @@ export function registerRestartRoutes(
         reply,
         202,
         'Execution recovered',
-        await auditedAsync(
-          desk,
-          auditActor(request),
-          { command: 'RECOVER', executionId: request.params.id },
-          () => executions.recover(request.params.id),
-        ),
+        await executions.recover(request.params.id, auditActor(request)),
       ),
   );
 
@@ -95,6 +76,7 @@ export function registerRestartRoutes(
     '/api/executions/:id/checkpoints',
     { schema: { params: executionParams } },
     async (request, reply) =>
-      respond(reply, 200, 'Checkpoints', await executions.checkpointsOf(request.params.id)),
+      respond(reply, 200, 'Checkpoints', await executions.checkpoints(request.params.id)),
   );
-}
+  done();
+};

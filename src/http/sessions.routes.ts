@@ -1,11 +1,19 @@
 // Sessions: create, list, read, delete, and draft validation (SPEC "Workflow and session calls").
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SessionService } from '../services/index.js';
 import { actorOf, respond } from './reply.js';
 import { createSessionSchema, sessionParams, workflowDefinitionSchema } from './schemas.js';
 
-export function registerSessionRoutes(app: FastifyInstance, sessions: SessionService): void {
+export interface SessionRoutesOptions {
+  readonly sessions: SessionService;
+}
+
+export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (
+  app,
+  { sessions },
+  done,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post('/api/sessions', { schema: { body: createSessionSchema } }, async (request, reply) => {
@@ -43,4 +51,5 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: SessionSer
       );
     },
   );
-}
+  done();
+};

@@ -6,7 +6,8 @@ import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 import { isManagementPath, isToolPath } from '../auth/index.js';
 import { pathOf } from './server.js';
 
@@ -141,38 +142,39 @@ export function isUiPath(path: string): boolean {
  * make every unknown path "exist for GET", so unknown API paths would turn from 404 into 405,
  * and the UI is not part of the API the route table and its description list.
  */
-export async function registerUiRoutes(
-  fastify: FastifyInstance,
-  options: UiRoutesOptions = {},
-): Promise<void> {
-  const dir = options.dir ?? WEB_UI_DIR;
-  const bundle = await loadUiBundle(dir);
-  if (bundle === undefined) {
-    fastify.log.warn({ dir }, 'The web UI is not built; its pages answer 404 until it is');
-  }
-  const encoder = new Encoder(options.compression ?? { enabled: false, threshold: 0 });
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return;
-    const path = pathOf(request);
-    if (!isUiPath(path)) return;
+export const uiRoutes = fastifyPlugin<UiRoutesOptions>(
+  async (fastify, options) => {
+    const dir = options.dir ?? WEB_UI_DIR;
+    const bundle = await loadUiBundle(dir);
     if (bundle === undefined) {
-      return reply
-        .code(404)
-        .headers(PAGE_HEADERS)
-        .type('text/plain; charset=utf-8')
-        .send(NOT_BUILT);
+      fastify.log.warn({ dir }, 'The web UI is not built; its pages answer 404 until it is');
     }
-    const file = decodedPath(path);
-    const asset = bundle.assets.get(file);
-    if (asset !== undefined) {
-      return encoder.send(request, reply.code(200).headers(ASSET_HEADERS), file, asset);
-    }
-    // A missing asset is a 404 like any unknown path: the page in its place would only give
-    // the browser HTML where it expects a script or a style sheet.
-    if (path.startsWith('/assets/')) return;
-    return encoder.send(request, reply.code(200).headers(PAGE_HEADERS), '/', bundle.page);
-  });
-}
+    const encoder = new Encoder(options.compression ?? { enabled: false, threshold: 0 });
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+      const path = pathOf(request);
+      if (!isUiPath(path)) return;
+      if (bundle === undefined) {
+        return reply
+          .code(404)
+          .headers(PAGE_HEADERS)
+          .type('text/plain; charset=utf-8')
+          .send(NOT_BUILT);
+      }
+      const file = decodedPath(path);
+      const asset = bundle.assets.get(file);
+      if (asset !== undefined) {
+        return encoder.send(request, reply.code(200).headers(ASSET_HEADERS), file, asset);
+      }
+      // A missing asset is a 404 like any unknown path: the page in its place would only give
+      // the browser HTML where it expects a script or a style sheet.
+      if (path.startsWith('/assets/')) return;
+      return encoder.send(request, reply.code(200).headers(PAGE_HEADERS), '/', bundle.page);
+    });
+  },
+  // Not encapsulated: the hook must see every request Fastify finds no route for.
+  { name: 'ui-routes' },
+);
 
 type Encoding = 'br' | 'gzip';
 

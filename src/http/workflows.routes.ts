@@ -1,5 +1,5 @@
 // Workflows of a session and their versions (SPEC "Versioning", CONTRACT section 4).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../core/index.js';
 import type { SessionService } from '../services/index.js';
@@ -13,7 +13,15 @@ import {
 
 const WORKFLOW = '/api/sessions/:sessionId/workflows/:workflowId';
 
-export function registerWorkflowRoutes(app: FastifyInstance, sessions: SessionService): void {
+export interface WorkflowRoutesOptions {
+  readonly sessions: SessionService;
+}
+
+export const workflowRoutes: FastifyPluginCallback<WorkflowRoutesOptions> = (
+  app,
+  { sessions },
+  done,
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -123,4 +131,5 @@ export function registerWorkflowRoutes(app: FastifyInstance, sessions: SessionSe
       return respond(reply, 200, `Workflow rolled back to version ${version}`, saved);
     },
   );
-}
+  done();
+};

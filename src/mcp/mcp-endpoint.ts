@@ -11,7 +11,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/index.js';
 import { isAppError } from '../core/index.js';
@@ -29,7 +29,7 @@ export interface McpEndpointOptions {
 
 export const MCP_PATH = '/mcp';
 
-export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOptions): void {
+export const mcpEndpoint: FastifyPluginCallback<McpEndpointOptions> = (app, options, done) => {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const listed = options.tools.map((tool) => ({
     name: tool.name,
@@ -93,7 +93,8 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     await server.connect(transport);
     await transport.handleRequest(request.raw, reply.raw, request.body);
   });
-}
+  done();
+};
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

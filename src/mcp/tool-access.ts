@@ -3,7 +3,6 @@
 // `sessionId` must belong to that session, or it is answered like an unknown one.
 import { roleAllows } from '../auth/index.js';
 import type { Principal } from '../auth/index.js';
-import { executionInSession } from '../services/index.js';
 import type { Tool, ToolArguments, ToolDeps } from './tool.js';
 import { ForbiddenError } from './error-mapping.js';
 
@@ -42,6 +41,6 @@ export function checkScope(
     input.sessionId !== undefined &&
     input.executionId !== undefined
   ) {
-    executionInSession(deps.executions, input.sessionId, input.executionId);
+    deps.executions.assertInSession(input.sessionId, input.executionId);
   }
 }

@@ -5,9 +5,8 @@ import { z } from 'zod';
 import type { Role } from '../auth/index.js';
 import { AppError } from '../core/index.js';
 import { parseFields } from '../engine/index.js';
-import type { ExecutionManager, ExecutionRegistry } from '../executions/index.js';
 import type { PluginRegistry } from '../plugins/index.js';
-import type { ControlDesk, SessionService } from '../services/index.js';
+import type { ExecutionService, SessionService } from '../services/index.js';
 
 /**
  * What a session-limited key needs (SPEC "Roles"): `session` and `execution` tools take a
@@ -18,10 +17,8 @@ export type ToolScope = 'session' | 'execution' | 'global' | 'open';
 
 export interface ToolDeps {
   readonly sessions: SessionService;
-  readonly executions: ExecutionManager;
-  readonly registry: ExecutionRegistry;
+  readonly executions: ExecutionService;
   readonly plugins: PluginRegistry;
-  readonly desk: ControlDesk;
 }
 
 /** Who calls a tool, for the audit and for version authors. */

@@ -1,4 +1,4 @@
-// What every control command passes through, from the REST API and the tool endpoint alike:
+// What every control command of `ExecutionService` passes through, whichever edge sent it:
 // the supervisors' review, then the audit, applied or refused (SPEC Events 8).
 import { AppError, isAppError } from '../core/index.js';
 import type { AuditLog, Supervisors } from '../events/index.js';

@@ -1,46 +1,146 @@
-// Views of executions that the REST API and the tool endpoint answer alike.
+// Views of executions that the REST API, the tool endpoint and the event streams answer alike
+// (CONTRACT sections 3 and 4): records, progress, pages of a search, log lines.
 import { AppError } from '../core/index.js';
-import type { ExecutionEntry, ExecutionManager, ExecutionRegistry } from '../executions/index.js';
-import type { ControlDesk } from './control-desk.js';
+import type {
+  ExecutionEntry,
+  ExecutionQuery,
+  ExecutionRecord,
+  ExecutionRegistry,
+  ExecutionStatus,
+  LogEntry,
+} from '../executions/index.js';
 
-/** CONTRACT 4 `GET /api/control/status`: running, queued, limits, supervisors, leader. */
-export function controlBusStatus(executions: ExecutionManager, desk: ControlDesk) {
-  return {
-    running: executions.running,
-    queued: executions.queued,
-    limits: executions.limits,
-    supervisors: desk.supervisors.list(),
-    // With high availability, whether this server leads its pair; one server alone always does.
-    leader: executions.isLeader,
-  };
+/** Nodes of a run by how far they came; counted once for both progress shapes. */
+interface NodeCounts {
+  readonly nodesTotal: number;
+  readonly nodesFinished: number;
+  readonly byStatus: Record<string, number>;
 }
 
-/** An execution of another session is answered like an unknown one (SPEC Errors, 404). */
-export function executionInSession(
-  executions: ExecutionManager,
-  sessionId: string,
-  executionId: string,
-): ExecutionEntry {
-  const entry = executions.require(executionId);
-  if (entry.sessionId !== sessionId)
-    throw new AppError('EXECUTION_NOT_FOUND', { params: { executionId } });
-  return entry;
+function countNodes(entry: ExecutionEntry): NodeCounts {
+  const byStatus: Record<string, number> = {};
+  let finished = 0;
+  for (const node of entry.nodes) {
+    byStatus[node.status] = (byStatus[node.status] ?? 0) + 1;
+    if (node.endedAt !== null) finished++;
+  }
+  return { nodesTotal: entry.nodes.length, nodesFinished: finished, byStatus };
 }
 
 /** CONTRACT 4 `GET /api/workflow/{sid}/status/{id}`: the record with its progress. */
-export function progressSnapshot(registry: ExecutionRegistry, entry: ExecutionEntry) {
+export interface ProgressSnapshot extends ExecutionRecord {
+  readonly progress: {
+    readonly nodesTotal: number;
+    readonly nodesFinished: number;
+    readonly percent: number;
+    readonly byStatus: Readonly<Record<string, number>>;
+    /** Result events kept for the execution. */
+    readonly results: number;
+  };
+}
+
+/** CONTRACT 3: the progress each event of the status stream carries. */
+export interface StreamProgress {
+  readonly status: ExecutionStatus;
+  readonly nodesTotal: number;
+  readonly nodesFinished: number;
+  readonly byStatus: Readonly<Record<string, number>>;
+  readonly execution: ExecutionRecord;
+}
+
+export function progressSnapshot(
+  registry: ExecutionRegistry,
+  entry: ExecutionEntry,
+): ProgressSnapshot {
   const record = registry.toRecord(entry);
-  const counts: Record<string, number> = {};
-  for (const node of entry.nodes) counts[node.status] = (counts[node.status] ?? 0) + 1;
-  const finished = entry.nodes.filter((node) => node.endedAt !== null).length;
+  const { nodesTotal, nodesFinished, byStatus } = countNodes(entry);
   return {
     ...record,
     progress: {
-      nodesTotal: entry.nodes.length,
-      nodesFinished: finished,
-      percent: entry.nodes.length === 0 ? 0 : Math.round((100 * finished) / entry.nodes.length),
-      byStatus: counts,
+      nodesTotal,
+      nodesFinished,
+      percent: nodesTotal === 0 ? 0 : Math.round((100 * nodesFinished) / nodesTotal),
+      byStatus,
       results: registry.resultsOf(entry).length,
     },
   };
+}
+
+/** The progress of the status stream, as the run is now. */
+export function streamProgress(registry: ExecutionRegistry, entry: ExecutionEntry): StreamProgress {
+  const { nodesTotal, nodesFinished, byStatus } = countNodes(entry);
+  return {
+    status: entry.status,
+    nodesTotal,
+    nodesFinished,
+    byStatus,
+    execution: registry.toRecord(entry),
+  };
+}
+
+/** A search of executions, newest first, one page at a time. */
+export interface ExecutionSearch extends ExecutionQuery {
+  readonly limit: number;
+  /** Where the previous page ended, as its `nextCursor` said. */
+  readonly cursor?: string | undefined;
+}
+
+export interface ExecutionPage {
+  readonly items: ExecutionRecord[];
+  readonly nextCursor: string | null;
+}
+
+export function searchPage(registry: ExecutionRegistry, search: ExecutionSearch): ExecutionPage {
+  const { limit, cursor, ...filters } = search;
+  let found = registry.search(filters);
+  if (cursor !== undefined) {
+    const after = decodeCursor(cursor);
+    const index = found.findIndex((entry) => entry.executionId === after);
+    found = index === -1 ? [] : found.slice(index + 1);
+  }
+  const page = found.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((entry) => registry.toRecord(entry)),
+    nextCursor: found.length > limit && last ? encodeCursor(last.executionId) : null,
+  };
+}
+
+/** Opaque cursor: the id of the last execution of the previous page. */
+function encodeCursor(executionId: string): string {
+  return Buffer.from(JSON.stringify({ after: executionId })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      after?: unknown;
+    };
+    if (typeof parsed.after === 'string') return parsed.after;
+  } catch {
+    // answered below
+  }
+  throw new AppError('VALIDATION_FAILED', {
+    fieldErrors: [{ field: 'cursor', message: 'Invalid cursor' }],
+  });
+}
+
+/** Which log lines of an execution to read: of one node, after a sequence number. */
+export interface LogQuery {
+  readonly nodeId?: string | undefined;
+  readonly after?: number | undefined;
+}
+
+export function logLines(
+  registry: ExecutionRegistry,
+  entry: ExecutionEntry,
+  { nodeId, after }: LogQuery,
+): LogEntry[] {
+  return registry
+    .logsOf(entry)
+    .filter(
+      (line) =>
+        (nodeId === undefined || line.nodeId === nodeId) &&
+        (after === undefined || line.seq > after),
+    );
 }

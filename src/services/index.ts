@@ -8,11 +8,30 @@ export type {
   VersionView,
   WorkflowSummary,
 } from './session-service.js';
-export { audited, auditedAsync } from './control-desk.js';
-export type { AuditTarget, ControlDesk } from './control-desk.js';
+export { ExecutionService } from './execution-service.js';
+export type {
+  ControlBusStatus,
+  ExecutionServiceDeps,
+  ExecutionStream,
+  HistoryQuery,
+  LimitChanges,
+  NodeAction,
+  NodeCommand,
+  NodeState,
+  RunAction,
+  RunState,
+  SignalAnswer,
+} from './execution-service.js';
+export type {
+  ExecutionPage,
+  ExecutionSearch,
+  LogQuery,
+  ProgressSnapshot,
+  StreamProgress,
+} from './execution-views.js';
+export type { EventQuery, EventSink } from './execution-streams.js';
 export {
   createSessionSchema,
   workflowDefinitionBodySchema,
   workflowDefinitionSchema,
 } from './api-schemas.js';
-export { controlBusStatus, executionInSession, progressSnapshot } from './execution-views.js';

@@ -3,10 +3,9 @@
 import { z } from 'zod';
 import { AppError } from '../../core/index.js';
 import { EXECUTION_STATUSES } from '../../executions/index.js';
-import type { RestartMode } from '../../executions/index.js';
-import { audited, auditedAsync, controlBusStatus, progressSnapshot } from '../../services/index.js';
+import type { ExecutionService } from '../../services/index.js';
 import { defineTool, id, items } from '../tool.js';
-import type { ToolCaller, ToolDeps } from '../tool.js';
+import type { ToolCaller } from '../tool.js';
 
 const STATUSES = EXECUTION_STATUSES;
 
@@ -37,37 +36,6 @@ const action = z
 const integer = (label: string) =>
   z.number({ error: `${label} must be an integer` }).int(`${label} must be an integer`);
 
-/** A restart, restart from a node, retry or recover: a new execution (SPEC "Restart rules"). */
-function restart(
-  deps: ToolDeps,
-  caller: ToolCaller,
-  command: string,
-  executionId: string,
-  mode: RestartMode,
-) {
-  return auditedAsync(
-    deps.desk,
-    caller.actor,
-    { command, executionId, nodeId: mode.kind === 'whole' ? null : mode.nodeId },
-    () => deps.executions.restart(executionId, mode),
-  );
-}
-
-/** A node command; the node's status after it, as `POST .../nodes/{nid}/{action}` answers. */
-function nodeCommand(
-  deps: ToolDeps,
-  caller: ToolCaller,
-  executionId: string,
-  nodeId: string,
-  command: 'PAUSE' | 'RESUME' | 'STEP' | 'STOP' | 'SKIP' | 'UNSKIP',
-) {
-  const entry = audited(deps.desk, caller.actor, { command, executionId, nodeId }, () =>
-    deps.executions.controlNode(executionId, nodeId, command),
-  );
-  const state = entry.nodes.find((candidate) => candidate.nodeId === nodeId);
-  return { executionId: entry.executionId, nodeId, status: state?.status ?? null };
-}
-
 function needsNode(command: Action, nodeId: string | undefined): string {
   if (nodeId !== undefined) return nodeId;
   throw new AppError('VALIDATION_FAILED', {
@@ -75,50 +43,50 @@ function needsNode(command: Action, nodeId: string | undefined): string {
   });
 }
 
-async function controlRun(
-  deps: ToolDeps,
-  caller: ToolCaller,
+/**
+ * One action of `control_workflow` or `control_node` as the service call it stands for: a
+ * run command, or a node command when a node is named.
+ */
+function controlRun(
+  executions: ExecutionService,
+  { actor }: ToolCaller,
   executionId: string,
   command: Action,
   nodeId: string | undefined,
-): Promise<unknown> {
-  const { desk, executions } = deps;
+): unknown {
   switch (command) {
     case 'PAUSE':
     case 'RESUME':
-    case 'STEP': {
-      if (nodeId !== undefined) return nodeCommand(deps, caller, executionId, nodeId, command);
-      const entry = audited(desk, caller.actor, { command, executionId }, () =>
-        executions.control(executionId, command),
-      );
-      return { executionId: entry.executionId, status: entry.status };
-    }
-    case 'STOP': {
-      if (nodeId !== undefined) return nodeCommand(deps, caller, executionId, nodeId, command);
-      const entry = audited(desk, caller.actor, { command, executionId }, () =>
-        executions.stop(executionId, 'Stopped by request'),
-      );
-      return { executionId: entry.executionId, status: entry.status };
-    }
+    case 'STEP':
+      return nodeId === undefined
+        ? executions.control(executionId, command, actor)
+        : executions.controlNode({ executionId, nodeId, action: command }, actor);
+    case 'STOP':
+      return nodeId === undefined
+        ? executions.stop(executionId, actor)
+        : executions.controlNode({ executionId, nodeId, action: command }, actor);
     case 'SKIP':
     case 'UNSKIP':
-      return nodeCommand(deps, caller, executionId, needsNode(command, nodeId), command);
-    case 'RESTART':
-      return restart(deps, caller, command, executionId, { kind: 'whole' });
-    case 'RESTART_FROM_NODE':
-      return restart(deps, caller, command, executionId, {
-        kind: 'from',
-        nodeId: needsNode(command, nodeId),
-      });
-    case 'RETRY':
-      return restart(deps, caller, command, executionId, {
-        kind: 'retry',
-        nodeId: needsNode(command, nodeId),
-      });
-    case 'RECOVER':
-      return auditedAsync(desk, caller.actor, { command, executionId }, () =>
-        executions.recover(executionId),
+      return executions.controlNode(
+        { executionId, nodeId: needsNode(command, nodeId), action: command },
+        actor,
       );
+    case 'RESTART':
+      return executions.restart(executionId, { kind: 'whole' }, actor);
+    case 'RESTART_FROM_NODE':
+      return executions.restart(
+        executionId,
+        { kind: 'from', nodeId: needsNode(command, nodeId) },
+        actor,
+      );
+    case 'RETRY':
+      return executions.restart(
+        executionId,
+        { kind: 'retry', nodeId: needsNode(command, nodeId) },
+        actor,
+      );
+    case 'RECOVER':
+      return executions.recover(executionId, actor);
   }
 }
 
@@ -146,8 +114,7 @@ export const executionTools = [
     description:
       'Reads an execution: its status, its nodes with their statuses and counts, and its progress.',
     input: execution,
-    run: ({ executionId }, { executions, registry }) =>
-      progressSnapshot(registry, executions.require(executionId)),
+    run: ({ executionId }, { executions }) => executions.status(executionId),
   }),
   defineTool({
     name: 'get_workflow_history',
@@ -165,13 +132,7 @@ export const executionTools = [
         .max(1000, 'limit must be at most 1000')
         .default(100),
     },
-    run: ({ limit, ...filters }, { registry }) =>
-      items(
-        registry
-          .search(filters)
-          .slice(0, limit)
-          .map((entry) => registry.toRecord(entry)),
-      ),
+    run: ({ sessionId, ...query }, { executions }) => items(executions.history(sessionId, query)),
   }),
   defineTool({
     name: 'get_execution_logs',
@@ -184,16 +145,8 @@ export const executionTools = [
       nodeId: id('nodeId').optional(),
       after: integer('after').min(0, 'after must be at least 0').optional(),
     },
-    run: ({ executionId, nodeId, after }, { executions, registry }) =>
-      items(
-        registry
-          .logsOf(executions.require(executionId))
-          .filter(
-            (line) =>
-              (nodeId === undefined || line.nodeId === nodeId) &&
-              (after === undefined || line.seq > after),
-          ),
-      ),
+    run: ({ executionId, nodeId, after }, { executions }) =>
+      items(executions.logs(executionId, { nodeId, after })),
   }),
   defineTool({
     name: 'get_execution_result',
@@ -202,8 +155,7 @@ export const executionTools = [
     description:
       'Reads the result events of an execution (what its terminals received), oldest first.',
     input: execution,
-    run: ({ executionId }, { executions, registry }) =>
-      items(registry.resultsOf(executions.require(executionId))),
+    run: ({ executionId }, { executions }) => items(executions.results(executionId)),
   }),
   defineTool({
     name: 'list_pending_approvals',
@@ -213,8 +165,8 @@ export const executionTools = [
       'Lists the approvals WAIT_FOR_SIGNAL nodes wait for: of one execution, or of a whole session.',
     input: { executionId: id('executionId').optional(), sessionId: id('sessionId').optional() },
     run: ({ executionId, sessionId }, { executions }) => {
-      if (executionId !== undefined) return items(executions.approvalsOf(executionId));
-      if (sessionId !== undefined) return items(executions.approvalsOfSession(sessionId));
+      if (executionId !== undefined) return items(executions.approvals(executionId));
+      if (sessionId !== undefined) return items(executions.sessionApprovals(sessionId));
       throw new AppError('VALIDATION_FAILED', {
         fieldErrors: [{ field: 'executionId', message: 'executionId or sessionId is mandatory' }],
       });
@@ -226,8 +178,8 @@ export const executionTools = [
     scope: 'execution',
     description: `Steers an execution: action ${RUN_ACTIONS.join(', ')} (case-insensitive). RESTART_FROM_NODE and RETRY need nodeId; RESTART, RESTART_FROM_NODE, RETRY and RECOVER answer the new execution.`,
     input: { ...execution, action, nodeId: id('nodeId').optional() },
-    run: ({ executionId, action: command, nodeId }, deps, caller) =>
-      controlRun(deps, caller, executionId, command, nodeId),
+    run: ({ executionId, action: command, nodeId }, { executions }, caller) =>
+      controlRun(executions, caller, executionId, command, nodeId),
   }),
   defineTool({
     name: 'control_node',
@@ -236,7 +188,7 @@ export const executionTools = [
     description:
       'Steers one node of an execution: action PAUSE, RESUME, STEP, STOP, SKIP, UNSKIP, or RESTART_FROM_NODE and RETRY (a new execution), case-insensitive.',
     input: { ...node, action },
-    run: ({ executionId, nodeId, action: command }, deps, caller) => {
+    run: ({ executionId, nodeId, action: command }, { executions }, caller) => {
       if (command === 'RESTART' || command === 'RECOVER') {
         throw new AppError('VALIDATION_FAILED', {
           fieldErrors: [
@@ -247,7 +199,7 @@ export const executionTools = [
           ],
         });
       }
-      return controlRun(deps, caller, executionId, command, nodeId);
+      return controlRun(executions, caller, executionId, command, nodeId);
     },
   }),
   defineTool({
@@ -257,16 +209,9 @@ export const executionTools = [
     description:
       'Sets (enabled, the default) or clears a breakpoint on a node: the node waits after each message until resumed or stepped. Answers the execution breakpoints.',
     input: { ...node, enabled: z.boolean({ error: 'enabled must be a boolean' }).default(true) },
-    run: ({ executionId, nodeId, enabled }, { desk, executions }, caller) => {
-      const current = executions.breakpoints(executionId).filter((known) => known !== nodeId);
-      const nodeIds = audited(
-        desk,
-        caller.actor,
-        { command: 'BREAKPOINTS', executionId, nodeId },
-        () => executions.setBreakpoints(executionId, enabled ? [...current, nodeId] : current),
-      );
-      return { nodeIds };
-    },
+    run: ({ executionId, nodeId, enabled }, { executions }, { actor }) => ({
+      nodeIds: executions.setBreakpoint(executionId, nodeId, enabled, actor),
+    }),
   }),
   defineTool({
     name: 'signal_node',
@@ -281,16 +226,13 @@ export const executionTools = [
       comment: z.string({ error: 'comment must be a string' }).optional(),
       payload: z.unknown().optional(),
     },
-    run: (
-      { executionId, nodeId, approved, messageId, comment, payload },
-      { desk, executions },
-      caller,
-    ) => {
-      const approval = audited(desk, caller.actor, { command: 'SIGNAL', executionId, nodeId }, () =>
-        executions.signal(executionId, nodeId, { approved, messageId, comment, payload }),
-      );
-      return { executionId, nodeId, messageId: approval.messageId, approved };
-    },
+    run: ({ executionId, nodeId, approved, messageId, comment, payload }, { executions }, caller) =>
+      executions.signal(
+        executionId,
+        nodeId,
+        { approved, messageId, comment, payload },
+        caller.actor,
+      ),
   }),
   defineTool({
     name: 'get_control_bus_status',
@@ -299,7 +241,7 @@ export const executionTools = [
     description:
       'Reads the control bus: executions running and queued, admission limits, supervisors, leader.',
     input: {},
-    run: (_input, { desk, executions }) => controlBusStatus(executions, desk),
+    run: (_input, { executions }) => executions.controlStatus(),
   }),
   defineTool({
     name: 'get_scheduler_limits',
@@ -323,16 +265,7 @@ export const executionTools = [
       queueCapacity: integer('queueCapacity').min(0).optional(),
       queueTimeout: integer('queueTimeout').min(1).nullable().optional(),
     },
-    run: async (input, { desk, executions }, caller) => {
-      const changes = Object.fromEntries(
-        Object.entries(input).filter(([, value]) => value !== undefined),
-      );
-      const limits = audited(desk, caller.actor, { command: 'SCHEDULER_LIMITS' }, () =>
-        executions.setLimits(changes),
-      );
-      await executions.durableNow();
-      return limits;
-    },
+    run: (input, { executions }, caller) => executions.setLimits(input, caller.actor),
   }),
   defineTool({
     name: 'change_execution_priority',
@@ -340,11 +273,7 @@ export const executionTools = [
     scope: 'execution',
     description: 'Changes the priority of an execution waiting for a slot.',
     input: { ...execution, priority: integer('priority') },
-    run: ({ executionId, priority }, { desk, executions }, caller) => {
-      const entry = audited(desk, caller.actor, { command: 'PRIORITY', executionId }, () =>
-        executions.setPriority(executionId, priority),
-      );
-      return { executionId: entry.executionId, priority: entry.priority };
-    },
+    run: ({ executionId, priority }, { executions }, caller) =>
+      executions.setPriority(executionId, priority, caller.actor),
   }),
 ];
