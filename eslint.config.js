@@ -87,7 +87,11 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    // Plain JavaScript anywhere (plugins under test/fixtures too) is parsed without a project.
+    languageOptions: {
+      parserOptions: { projectService: false },
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly' },
+    },
   },
   ...boundaryRules,
   {

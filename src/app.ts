@@ -43,7 +43,7 @@ import {
 import { MCP_TOOLS, registerMcpEndpoint } from './mcp/index.js';
 import { Meters, loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
-import { createPluginRegistry, createSafeguards } from './plugins/index.js';
+import { createPluginRegistry, createSafeguards, loadPluginDirectory } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
 import { SessionService } from './services/index.js';
 import {
@@ -115,6 +115,8 @@ interface Address {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { settings, buildInfo } = options;
+  // Before anything is opened: a bad plugin stops start-up with nothing to close.
+  const directoryPlugins = await loadPluginDirectory(settings['svc.plugins.dir']);
   const loggers = options.loggers ?? loggersFor(settings);
   const haSettings = highAvailabilityOf(settings);
   const database = await databaseFor(settings, buildInfo, loggers);
@@ -130,6 +132,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const plugins = createPluginRegistry({
     optionalPlugins: buildInfo.plugins,
     ...(options.extraPlugins === undefined ? {} : { extraPlugins: options.extraPlugins }),
+    directoryPlugins,
   });
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;

@@ -2,6 +2,7 @@
 import { AppError } from '../core/index.js';
 import { OPTIONAL_PLUGINS, corePlugins } from './builtin-plugins.js';
 import type { OptionalPluginName, PluginEntry } from './builtin-plugins.js';
+import type { DirectoryPlugin } from './plugin-directory.js';
 import { CORE_PLUGIN, PluginRegistry } from './registry.js';
 
 export const OPTIONAL_PLUGIN_NAMES = Object.keys(OPTIONAL_PLUGINS) as OptionalPluginName[];
@@ -20,6 +21,8 @@ export interface PluginRegistryOptions {
   readonly optionalPlugins: readonly string[];
   /** Plugins of an application that embeds the server (benchmarks, tests), registered last. */
   readonly extraPlugins?: readonly PluginEntry[];
+  /** Plugins loaded from `svc.plugins.dir`; a type a built-in or another one has is refused. */
+  readonly directoryPlugins?: readonly DirectoryPlugin[];
 }
 
 export function createPluginRegistry(options: PluginRegistryOptions): PluginRegistry {
@@ -43,5 +46,32 @@ export function createPluginRegistry(options: PluginRegistryOptions): PluginRegi
     }
   }
   for (const plugin of options.extraPlugins ?? []) plugin.register(registry, 'embedded');
+  registerDirectoryPlugins(registry, options.directoryPlugins ?? []);
   return registry.freeze();
+}
+
+/**
+ * A directory plugin may not take a built-in type, even one of an optional plugin this build
+ * leaves out: a type means the same thing in every build.
+ */
+function registerDirectoryPlugins(
+  registry: PluginRegistry,
+  plugins: readonly DirectoryPlugin[],
+): void {
+  const sources = new Map<string, string>();
+  for (const { entry, source, origin } of plugins) {
+    const builtin =
+      registry.find(entry.type) !== undefined || registry.excludedReason(entry.type) !== undefined;
+    const earlier = sources.get(entry.type);
+    if (builtin || earlier !== undefined) {
+      const owner = earlier === undefined ? 'a built-in type' : `defined by '${earlier}' too`;
+      throw new AppError('SETTINGS_INVALID', {
+        params: {
+          detail: `svc.plugins.dir: plugin '${source}' defines type '${entry.type}', ${owner}`,
+        },
+      });
+    }
+    sources.set(entry.type, source);
+    entry.register(registry, origin);
+  }
 }
