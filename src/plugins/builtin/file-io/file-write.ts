@@ -3,9 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, handlebarsTemplate, StepFailure, z } from '../../../plugin-api/index.js';
 import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
-import { handlebarsTemplate } from '../schemas.js';
 import { fileFailure, filePathOf, inFileArea } from './file-area.js';
 import type { AreaFile, FileArea } from './file-area.js';
 import { fileEncoding } from './file-encoding.js';

@@ -2,7 +2,16 @@
 // and output filters, prompt budget and per-provider rate (SPEC Workflow-author safeguards):
 // a refused call fails as bad input and is not retried.
 import Handlebars from 'handlebars';
-import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
+import {
+  definePlugin,
+  describeFetchError,
+  handlebarsTemplate,
+  httpUrl,
+  messageOf,
+  positiveInt,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 import type {
   Emit,
   Message,
@@ -10,8 +19,6 @@ import type {
   NodeContext,
   Safeguards,
 } from '../../../plugin-api/index.js';
-import { describeFetchError } from '../runtime/fetch-errors.js';
-import { handlebarsTemplate, httpUrl, positiveInt } from '../schemas.js';
 import { protocolOf } from './llm-providers.js';
 import type { LlmAnswer, LlmProtocol, LlmRequest } from './llm-providers.js';
 

@@ -1,9 +1,8 @@
 // MCP_LIST_TOOLS (optional plugin mcp-tool-call): emits the tools of an MCP server for each
 // message, limited to `svc.mcp-client.allowed-tools` when that is set: a workflow (an agent
 // loop above all) sees only the tools it may call.
-import { definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, httpUrl, z } from '../../../plugin-api/index.js';
 import type { Emit, MessageProcessor, NodeContext, Safeguards } from '../../../plugin-api/index.js';
-import { httpUrl } from '../schemas.js';
 import { McpConnection, SDK_TIMEOUT_MS, mcpFailure } from './mcp-connection.js';
 
 /** The `plugin` tag of `svc.plugin.events` for listings. */

@@ -2,7 +2,7 @@
 // once per message, under the server's allow-list and argument filters (SPEC Workflow-author
 // safeguards): a refused call fails as bad input and is not retried.
 import Handlebars from 'handlebars';
-import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
+import { definePlugin, httpUrl, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
 import type {
   Emit,
   Message,
@@ -10,7 +10,6 @@ import type {
   NodeContext,
   Safeguards,
 } from '../../../plugin-api/index.js';
-import { httpUrl } from '../schemas.js';
 import { McpConnection, SDK_TIMEOUT_MS, mcpFailure } from './mcp-connection.js';
 
 /** The `plugin` tag of `svc.plugin.events` for calls refused over the argument budget. */

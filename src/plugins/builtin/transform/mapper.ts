@@ -1,10 +1,16 @@
 // MAPPER: reshapes each payload by projection, template or script (CONTRACT section 2).
 // SCRIPT mode exists only in builds with the script-js optional plugin (SPEC Build-time choices).
 import Handlebars from 'handlebars';
-import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
+import {
+  compileExpression,
+  definePlugin,
+  handlebarsTemplate,
+  jsonataExpression,
+  messageOf,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { compileExpression } from '../runtime/expressions.js';
-import { handlebarsTemplate, jsonataExpression } from '../schemas.js';
 import { ScriptRunner, scriptProblem } from './script-runner.js';
 
 export const MAPPER_MODES = ['PROJECTION', 'TEMPLATE', 'SCRIPT'] as const;
