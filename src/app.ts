@@ -43,7 +43,7 @@ import {
 import { MCP_TOOLS, registerMcpEndpoint } from './mcp/index.js';
 import { Meters, loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
-import { createPluginRegistry, createSafeguards, loadPluginDirectory } from './plugins/index.js';
+import { createPluginRegistry, loadPluginDirectory } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
 import { SessionService } from './services/index.js';
 import {
@@ -130,6 +130,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     leadership === undefined ? ownStore : leaderOnlyWrites(ownStore, () => leadership.isLeader);
   await store.open();
   const plugins = createPluginRegistry({
+    settings,
     optionalPlugins: buildInfo.plugins,
     ...(options.extraPlugins === undefined ? {} : { extraPlugins: options.extraPlugins }),
     directoryPlugins,
@@ -236,7 +237,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       maxKeys: settings['svc.start.idempotency-max-keys'],
       ttlMs: settings['svc.start.idempotency-ttl'],
     },
-    safeguards: createSafeguards(settings),
     resolveConfig: createConfigResolver({ env: options.env ?? process.env, settings }),
     store,
     catalog: plugins,

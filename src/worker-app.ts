@@ -6,7 +6,7 @@ import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, Settings } from './config/index.js';
 import { loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
-import { createPluginRegistry, createSafeguards } from './plugins/index.js';
+import { createPluginRegistry } from './plugins/index.js';
 import type { PluginEntry } from './plugins/index.js';
 import { WorkerClient, WorkerHost, readTlsBundle } from './workers/index.js';
 
@@ -62,6 +62,7 @@ export function createWorkerApp(options: WorkerAppOptions): WorkerApp {
     );
   }
   const plugins = createPluginRegistry({
+    settings,
     optionalPlugins: buildInfo.plugins,
     ...(options.extraPlugins === undefined ? {} : { extraPlugins: options.extraPlugins }),
   });
@@ -88,7 +89,6 @@ export function createWorkerApp(options: WorkerAppOptions): WorkerApp {
   const runtimes = new WorkerHost({
     catalog: plugins,
     pluginTypes: new Set(types),
-    safeguards: createSafeguards(settings),
     resolveConfig: createConfigResolver({ env: options.env ?? process.env, settings }),
     // Plugin log lines stay on the worker (SPEC "Log line losses"), beside the engine's own.
     logger: loggers.engine,

@@ -39,7 +39,6 @@ import { StepFailure } from '../plugin-api/index.js';
 import type {
   Message,
   PluginMeasure,
-  Safeguards,
   SessionMemory,
   SubWorkflowRequest,
 } from '../plugin-api/index.js';
@@ -75,7 +74,6 @@ export interface ExecutionManagerDeps {
   readonly planTtlMs: number;
   readonly timers?: TimerScheduler;
   readonly meters: Meters;
-  readonly safeguards?: Safeguards;
   /** Session histories of SESSION_MEMORY nodes, shared by every run of a session. */
   readonly sessionMemory?: SessionMemory;
   readonly resolveConfig?: ConfigResolver;
@@ -235,7 +233,6 @@ export class ExecutionManager {
     this.#deps = deps;
     this.#runServices = {
       logger: deps.logger,
-      safeguards: deps.safeguards,
       sessionMemory: deps.sessionMemory,
       resolveConfig: deps.resolveConfig,
       placement: deps.placement,

@@ -6,7 +6,9 @@ import { z } from 'zod';
 export { z };
 export { messageOf } from '../core/index.js';
 export { definePlugin } from './plugin-definition.js';
-export type { NodeFactory, NodeKind, PluginDefinition } from './plugin-definition.js';
+export type { NodeFactory, NodeKind, PluginDefinition, PluginSetup } from './plugin-definition.js';
+export { pluginSettings } from './plugin-settings.js';
+export type { PluginSettings, SettingValues } from './plugin-settings.js';
 export type { Emit, Message, MessageHeaders, ProcessResult } from './message.js';
 export { StepFailure } from './step-failure.js';
 export type {
@@ -19,8 +21,7 @@ export type {
 } from './node-context.js';
 export { isStreamNode } from './node-runtime.js';
 export type { MessageProcessor, NodeRuntime, StreamNode } from './node-runtime.js';
-export { DEFAULT_SAFEGUARDS } from './node-setup.js';
-export type { LlmRequestLimiter, NodeSetup, Safeguards, SessionMemory } from './node-setup.js';
+export type { NodeSetup, SessionMemory } from './node-setup.js';
 export { compileExpression, isTruthy } from './expressions.js';
 export type { CompiledExpression } from './expressions.js';
 export {

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { NodeRuntime } from './node-runtime.js';
 import type { NodeSetup } from './node-setup.js';
+import type { PluginSettings } from './plugin-settings.js';
 
 export type NodeKind = 'trigger' | 'processor' | 'terminal';
 
@@ -11,7 +12,7 @@ export type NodeKind = 'trigger' | 'processor' | 'terminal';
  * Engine settings (`timeoutSeconds`, `onError`, `engine.*`) are the runtime's and are
  * checked by it; `configSchema` covers the plugin's own keys and may accept more keys.
  */
-export interface PluginDefinition<Config> {
+export interface PluginDefinition<Config, Settings = undefined> {
   readonly type: string;
   readonly kind: NodeKind;
   /** One sentence for plugin discovery and docs. */
@@ -21,16 +22,29 @@ export interface PluginDefinition<Config> {
   readonly outputPorts: (config: Config) => readonly string[];
   /** Idle timeout applied when the node sets no `timeoutSeconds`; none when absent. */
   readonly defaultTimeoutSeconds?: number;
+  /** The server settings the type reads; without it, `setup.settings` is undefined. */
+  readonly settings?: PluginSettings<Settings>;
   /** The run-time part; a type without one cannot run yet and fails to prepare. */
-  readonly create?: NodeFactory<Config>;
+  readonly create?: NodeFactory<Config, Settings>;
 }
 
-/** Declares a plugin type with its configuration type inferred from the schema. */
-export function definePlugin<Schema extends z.ZodType>(
-  definition: PluginDefinition<z.output<Schema>> & { readonly configSchema: Schema },
-): PluginDefinition<z.output<Schema>> {
+/**
+ * Declares a plugin type with its configuration type inferred from the schema, and the type
+ * of its settings from `settings`.
+ */
+export function definePlugin<Schema extends z.ZodType, Settings = undefined>(
+  definition: PluginDefinition<z.output<Schema>, Settings> & { readonly configSchema: Schema },
+): PluginDefinition<z.output<Schema>, Settings> {
   return definition;
 }
 
+/** What a plugin's factory gets for one node: the run's setup and the type's own settings. */
+export interface PluginSetup<Settings> extends NodeSetup {
+  readonly settings: Settings;
+}
+
 /** Makes the run-time part of a plugin for one node and its parsed configuration. */
-export type NodeFactory<Config> = (config: Config, setup: NodeSetup) => NodeRuntime;
+export type NodeFactory<Config, Settings = undefined> = (
+  config: Config,
+  setup: PluginSetup<Settings>,
+) => NodeRuntime;

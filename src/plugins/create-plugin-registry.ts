@@ -1,4 +1,5 @@
 // Builds the frozen registry of one build: the core plugins plus the chosen optional ones.
+import type { Settings } from '../config/index.js';
 import { AppError } from '../core/index.js';
 import { OPTIONAL_PLUGINS, corePlugins } from './builtin-plugins.js';
 import type { OptionalPluginName, PluginEntry } from './builtin-plugins.js';
@@ -17,6 +18,8 @@ export function isOptionalPluginName(name: string): name is OptionalPluginName {
 }
 
 export interface PluginRegistryOptions {
+  /** The server's settings; each type gets the keys it declares. Defaults for tools and tests. */
+  readonly settings?: Settings;
   /** Names of the optional plugins in this build; an unknown name is refused. */
   readonly optionalPlugins: readonly string[];
   /** Plugins of an application that embeds the server (benchmarks, tests), registered last. */
@@ -35,7 +38,7 @@ export function createPluginRegistry(options: PluginRegistryOptions): PluginRegi
     });
   }
   const chosen = new Set(options.optionalPlugins);
-  const registry = new PluginRegistry();
+  const registry = new PluginRegistry(options.settings);
   for (const plugin of corePlugins({ scripts: chosen.has('script-js') })) {
     plugin.register(registry, CORE_PLUGIN);
   }

@@ -11,7 +11,6 @@ import type {
   NodeLog,
   PluginMeasure,
   ProcessResult,
-  Safeguards,
   SignalAnswer,
   SubWorkflowRequest,
 } from '../plugin-api/index.js';
@@ -24,8 +23,6 @@ export interface WorkerHostOptions {
   readonly catalog: PluginCatalog;
   /** `svc.workers.plugin-types`: the only types this worker runs. */
   readonly pluginTypes: ReadonlySet<string>;
-  /** The worker's own safeguards: its allow-lists apply to what it runs. */
-  readonly safeguards: Safeguards;
   /** Resolves placeholders and secrets with the worker's own environment. */
   readonly resolveConfig: ConfigResolver;
   /** The worker's log: plugin log lines end here, not in the execution's log stream. */
@@ -105,7 +102,7 @@ export class WorkerHost {
   }
 
   #create(open: OpenMessage): { runtime: MessageProcessor } | { failure: string } {
-    const { catalog, pluginTypes, resolveConfig, safeguards } = this.#options;
+    const { catalog, pluginTypes, resolveConfig } = this.#options;
     const type = open.nodeType;
     if (!pluginTypes.has(type)) {
       return {
@@ -132,7 +129,6 @@ export class WorkerHost {
     try {
       const runtime = descriptor.createRuntime(resolved.config, {
         nodeId: open.nodeId,
-        safeguards,
         // Session memory lives with the control plane's sessions; a worker has none.
         sessionMemory: undefined,
       });

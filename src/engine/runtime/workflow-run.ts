@@ -3,7 +3,7 @@
 // timeouts, onError, trigger rules, results, accounting, and cancellation (SPEC "States and
 // transitions", CONTRACT section 4 run and node controls).
 import { AppError, messageOf } from '../../core/index.js';
-import { DEFAULT_SAFEGUARDS, StepFailure, isStreamNode } from '../../plugin-api/index.js';
+import { StepFailure, isStreamNode } from '../../plugin-api/index.js';
 import type {
   Emit,
   Message,
@@ -14,7 +14,6 @@ import type {
   NodeRuntime,
   PluginMeasure,
   ProcessResult,
-  Safeguards,
   SessionMemory,
   SignalAnswer,
   SignalRequest,
@@ -121,7 +120,6 @@ export interface EngineLogger {
  */
 export interface RunServices {
   readonly logger: EngineLogger;
-  readonly safeguards?: Safeguards | undefined;
   /** Handed to plugins as `NodeSetup.sessionMemory`. */
   readonly sessionMemory?: SessionMemory | undefined;
   /**
@@ -1124,7 +1122,6 @@ export class WorkflowRun {
     if (pool !== undefined) return this.#placedRuntime(node, pool);
     const setup = {
       nodeId: node.nodeId,
-      safeguards: this.#options.services.safeguards ?? DEFAULT_SAFEGUARDS,
       sessionMemory: this.#options.services.sessionMemory,
     };
     const resolved = this.#options.services.resolveConfig?.(node.config) ?? {

@@ -3,11 +3,13 @@
 // per-provider rate (SPEC Workflow-author safeguards), and the llm.* meters (SPEC Meters).
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SAFEGUARDS, StepFailure } from '../../../plugin-api/index.js';
-import type { MessageProcessor, Safeguards } from '../../../plugin-api/index.js';
+import { StepFailure } from '../../../plugin-api/index.js';
+import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
 import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
+import { setupOf } from '../../testing/runtime-of.js';
 import { llmCallPlugin } from './llm-call.js';
+import type { LlmCallSettings } from './llm-call.js';
 import { LlmRateLimiter, RATE_WINDOW_MS } from './llm-rate-limiter.js';
 
 let server: Server | undefined;
@@ -76,10 +78,11 @@ function defaultReply(received: Received): { status: number; body: unknown } {
 
 function llm(
   config: Record<string, unknown>,
-  safeguards: Partial<Safeguards> = {},
+  safeguards: Partial<LlmCallSettings> = {},
 ): MessageProcessor {
   const parsed = llmCallPlugin.configSchema.parse(config);
-  const setup = { nodeId: 'llm', safeguards: { ...DEFAULT_SAFEGUARDS, ...safeguards } };
+  const defaults = setupOf(llmCallPlugin, {}, 'llm');
+  const setup = { ...defaults, settings: { ...defaults.settings, ...safeguards } };
   return llmCallPlugin.create!(parsed, setup) as MessageProcessor;
 }
 

@@ -5,12 +5,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEFAULT_SAFEGUARDS, StepFailure } from '../../../plugin-api/index.js';
-import type { MessageProcessor, Safeguards } from '../../../plugin-api/index.js';
+import { StepFailure } from '../../../plugin-api/index.js';
+import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
 import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
 import { mcpListToolsPlugin } from './mcp-list-tools.js';
 import { mcpToolCallPlugin } from './mcp-tool-call.js';
+import type { McpToolCallSettings } from './mcp-tool-call.js';
+import { setupOf } from '../../testing/runtime-of.js';
 
 let server: Server | undefined;
 
@@ -77,10 +79,11 @@ async function startMcpServer(): Promise<{ url: string; calls: Calls }> {
 
 function caller(
   config: Record<string, unknown>,
-  safeguards: Partial<Safeguards> = {},
+  safeguards: Partial<McpToolCallSettings> = {},
 ): MessageProcessor {
   const parsed = mcpToolCallPlugin.configSchema.parse(config);
-  const setup = { nodeId: 'tool', safeguards: { ...DEFAULT_SAFEGUARDS, ...safeguards } };
+  const defaults = setupOf(mcpToolCallPlugin, {}, 'tool');
+  const setup = { ...defaults, settings: { ...defaults.settings, ...safeguards } };
   return mcpToolCallPlugin.create!(parsed, setup) as MessageProcessor;
 }
 
@@ -205,9 +208,9 @@ describe('MCP_TOOL_CALL', () => {
 describe('MCP_LIST_TOOLS', () => {
   it('emits the tools of the server, only the allowed ones when svc.mcp-client.allowed-tools is set', async () => {
     const { url } = await startMcpServer();
-    const list = (safeguards: Partial<Safeguards>) => {
+    const list = (settings: { readonly allowedTools?: readonly string[] }) => {
       const parsed = mcpListToolsPlugin.configSchema.parse({ url });
-      const setup = { nodeId: 'list', safeguards: { ...DEFAULT_SAFEGUARDS, ...safeguards } };
+      const setup = { nodeId: 'list', settings: { allowedTools: [], ...settings } };
       return processAll(mcpListToolsPlugin.create!(parsed, setup), [message(null)]);
     };
     const [all] = await list({});
@@ -218,7 +221,7 @@ describe('MCP_LIST_TOOLS', () => {
       description: 'Adds two numbers',
       inputSchema: expect.objectContaining({ type: 'object' }),
     });
-    const [allowed] = await list({ mcpAllowedTools: ['slow'] });
+    const [allowed] = await list({ allowedTools: ['slow'] });
     expect(
       (allowed?.payload as { tools: { name: string }[] }).tools.map((tool) => tool.name),
     ).toEqual(['slow']);

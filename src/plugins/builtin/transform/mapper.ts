@@ -7,6 +7,7 @@ import {
   handlebarsTemplate,
   jsonataExpression,
   messageOf,
+  pluginSettings,
   StepFailure,
   z,
 } from '../../../plugin-api/index.js';
@@ -71,6 +72,11 @@ export function createMapperPlugin(options: MapperOptions) {
           ctx.addIssue({ code: 'custom', path: ['script'], message: problem });
       }),
     outputPorts: () => ['out'],
+    // The limits of every script run (SPEC Workflow-author safeguards).
+    settings: pluginSettings(['svc.script.timeout-ms', 'svc.script.max-statements'], (values) => ({
+      timeoutMs: values['svc.script.timeout-ms'],
+      maxStatements: values['svc.script.max-statements'],
+    })),
     create: (config, setup) => {
       const text = config[KEY_OF_MODE[config.mode]];
       // Validation refuses a mode without its key; this guards direct use.
@@ -81,10 +87,7 @@ export function createMapperPlugin(options: MapperOptions) {
         case 'TEMPLATE':
           return render(text);
         case 'SCRIPT':
-          return new ScriptRunner(text, {
-            timeoutMs: setup.safeguards.scriptTimeoutMs,
-            maxStatements: setup.safeguards.scriptMaxStatements,
-          });
+          return new ScriptRunner(text, setup.settings);
       }
     },
   });
