@@ -38,7 +38,7 @@ import type {
 import { StepFailure } from '../plugin-api/index.js';
 import type {
   Message,
-  PluginMeasure,
+  PluginMeter,
   SessionMemory,
   SubWorkflowRequest,
 } from '../plugin-api/index.js';
@@ -1325,27 +1325,8 @@ class RunRecorder implements RunListener {
     this.manager.deps.meters.count('svc.plugin.events', { plugin: event, outcome });
   }
 
-  pluginMeasure(_nodeId: string, measure: PluginMeasure): void {
-    const { meters } = this.manager.deps;
-    switch (measure.meter) {
-      case 'svc.mcp.call':
-        meters.time(
-          'svc.mcp.call',
-          { tool: measure.tool, outcome: measure.outcome },
-          measure.milliseconds,
-        );
-        return;
-      case 'llm.tokens':
-        meters.count(
-          'llm.tokens',
-          { provider: measure.provider, direction: measure.direction },
-          measure.amount,
-        );
-        return;
-      case 'llm.cost':
-        meters.count('llm.cost', { provider: measure.provider }, measure.amount);
-        return;
-    }
+  get pluginMeter(): PluginMeter {
+    return this.manager.deps.meters.forPlugins;
   }
 
   nodeChanged(state: Readonly<NodeState>, previous?: NodeStatus): void {

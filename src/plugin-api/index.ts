@@ -13,8 +13,9 @@ export type { Emit, Message, MessageHeaders, ProcessResult } from './message.js'
 export { StepFailure } from './step-failure.js';
 export type {
   NodeContext,
+  MeterTags,
   NodeLog,
-  PluginMeasure,
+  PluginMeter,
   SignalAnswer,
   SignalRequest,
   SubWorkflowRequest,

@@ -49,28 +49,25 @@ export interface NodeContext {
    * fixed words: every distinct pair is a series of its own.
    */
   report(event: string, outcome: string): void;
-  /** Adds to one of the SPEC meters that belong to plugins (`PluginMeasure`). */
-  measure(measure: PluginMeasure): void;
+  /** The server's meters that plugins add to (SPEC Meters). */
+  readonly meter: PluginMeter;
 }
 
+/** Tags of one measurement: each distinct set is a series of its own, so keep them few. */
+export type MeterTags = Readonly<Record<string, string>>;
+
 /**
- * What a plugin adds to the SPEC meters of its own: the duration of an `MCP_TOOL_CALL`
- * (`svc.mcp.call`), model tokens (`llm.tokens`) and model cost (`llm.cost`).
+ * What a plugin adds to the SPEC meters that belong to plugins: `svc.plugin.events` (also
+ * through `report`), `svc.mcp.call` (a timer), `llm.tokens` and `llm.cost` (counters). The
+ * host checks each call against the meter catalogue: another name, a counter observed, a timer
+ * counted or a tag the meter does not have throws.
  */
-export type PluginMeasure =
-  | {
-      readonly meter: 'svc.mcp.call';
-      readonly tool: string;
-      readonly outcome: string;
-      readonly milliseconds: number;
-    }
-  | {
-      readonly meter: 'llm.tokens';
-      readonly provider: string;
-      readonly direction: 'input' | 'output';
-      readonly amount: number;
-    }
-  | { readonly meter: 'llm.cost'; readonly provider: string; readonly amount: number };
+export interface PluginMeter {
+  /** Adds `amount` (1 by default) to the counter `name`. */
+  count(name: string, tags?: MeterTags, amount?: number): void;
+  /** Records `value` on the timer `name`, in milliseconds. */
+  observe(name: string, value: number, tags?: MeterTags): void;
+}
 
 export interface SignalRequest {
   readonly messageId: string;

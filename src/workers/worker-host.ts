@@ -8,8 +8,9 @@ import type {
   Emit,
   MessageProcessor,
   NodeContext,
+  MeterTags,
   NodeLog,
-  PluginMeasure,
+  PluginMeter,
   ProcessResult,
   SignalAnswer,
   SubWorkflowRequest,
@@ -18,6 +19,7 @@ import { fromWireMessage, toWireEmit } from './protocol.js';
 import type { OpenMessage, ProcessMessage, WorkerMessage } from './protocol.js';
 import type { WorkersLogger } from './workers-logger.js';
 import { messageOf } from '../core/index.js';
+import { pluginMeterName } from '../observability/index.js';
 
 export interface WorkerHostOptions {
   readonly catalog: PluginCatalog;
@@ -242,8 +244,13 @@ export class WorkerHost {
   }
 }
 
-/** What a plugin sees on a worker: its call's signal, the worker's log and clock. */
-class WorkerNodeContext implements NodeContext {
+const NO_TAGS: MeterTags = Object.freeze({});
+
+/**
+ * What a plugin sees on a worker: its call's signal, the worker's log and clock. It is its own
+ * meter, so a call's context is the only object a message costs.
+ */
+class WorkerNodeContext implements NodeContext, PluginMeter {
   readonly #node: OpenNode;
   readonly #callId: string;
   readonly #send: Send;
@@ -319,7 +326,18 @@ class WorkerNodeContext implements NodeContext {
     this.#send({ type: 'report', call: this.#callId, event, outcome });
   }
 
-  measure(measure: PluginMeasure): void {
-    this.#send({ type: 'measure', call: this.#callId, measure });
+  /** Counted by the control plane; checked here too, so the plugin learns of a mistake. */
+  get meter(): PluginMeter {
+    return this;
+  }
+
+  count(name: string, tags: MeterTags = NO_TAGS, amount = 1): void {
+    pluginMeterName(name, 'counter', tags);
+    this.#send({ type: 'meter', call: this.#callId, kind: 'count', name, value: amount, tags });
+  }
+
+  observe(name: string, value: number, tags: MeterTags = NO_TAGS): void {
+    pluginMeterName(name, 'timer', tags);
+    this.#send({ type: 'meter', call: this.#callId, kind: 'observe', name, value, tags });
   }
 }

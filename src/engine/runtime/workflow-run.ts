@@ -12,7 +12,7 @@ import type {
   NodeContext,
   NodeLog,
   NodeRuntime,
-  PluginMeasure,
+  PluginMeter,
   ProcessResult,
   SessionMemory,
   SignalAnswer,
@@ -91,8 +91,8 @@ export interface RunListener {
   checkpointFailed?(nodeId: string, error: unknown): void;
   /** A plugin reported something to count (`NodeContext.report`). */
   pluginEvent?(nodeId: string, event: string, outcome: string): void;
-  /** A plugin added to one of its meters (`NodeContext.measure`). */
-  pluginMeasure?(nodeId: string, measure: PluginMeasure): void;
+  /** Where plugins' meter calls go (`NodeContext.meter`); dropped when absent. */
+  readonly pluginMeter?: PluginMeter;
   /** Runs a sub-workflow for a node of the run (`SUB_WORKFLOW`). */
   runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]>;
   /** Registers a signal wait with whoever answers signals; absent, waits are refused. */
@@ -209,6 +209,8 @@ const toJson = JSON.stringify as (value: unknown) => string | undefined;
 const MAX_LOGGED_OUTPUT = 2048;
 const MAX_BACKOFF_MS = 30_000;
 const FIRST_ATTEMPT: MessageHeaders = Object.freeze({ attempt: 1 });
+/** A run whose listener takes no meter calls drops them. */
+const NO_METER: PluginMeter = Object.freeze({ count: () => undefined, observe: () => undefined });
 /**
  * Where a message the engine sends on keeps what the checkpoint store made of its payload. A
  * symbol: plugins get the message object itself and neither see the key nor write it out.
@@ -388,8 +390,8 @@ class RunNodeContext implements NodeContext {
     this.#scope.listener.pluginEvent?.(this.nodeId, event, outcome);
   }
 
-  measure(measure: PluginMeasure): void {
-    this.#scope.listener.pluginMeasure?.(this.nodeId, measure);
+  get meter(): PluginMeter {
+    return this.#scope.listener.pluginMeter ?? NO_METER;
   }
 
   sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
@@ -532,8 +534,8 @@ class AttemptContext implements NodeContext {
     this.#parent.report(event, outcome);
   }
 
-  measure(measure: PluginMeasure): void {
-    this.#parent.measure(measure);
+  get meter(): PluginMeter {
+    return this.#parent.meter;
   }
 
   sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {

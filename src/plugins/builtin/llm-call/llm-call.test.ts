@@ -121,10 +121,20 @@ describe('LLM_CALL', () => {
       usage: { inputTokens: 12, outputTokens: 4 },
       cost: 0.002,
     });
-    expect(ctx.measures).toEqual([
-      { meter: 'llm.tokens', provider: 'local', direction: 'input', amount: 12 },
-      { meter: 'llm.tokens', provider: 'local', direction: 'output', amount: 4 },
-      { meter: 'llm.cost', provider: 'local', amount: 0.002 },
+    expect(ctx.meterCalls).toEqual([
+      {
+        kind: 'count',
+        name: 'llm.tokens',
+        value: 12,
+        tags: { provider: 'local', direction: 'input' },
+      },
+      {
+        kind: 'count',
+        name: 'llm.tokens',
+        value: 4,
+        tags: { provider: 'local', direction: 'output' },
+      },
+      { kind: 'count', name: 'llm.cost', value: 0.002, tags: { provider: 'local' } },
     ]);
     expect(ctx.reports).toEqual(['llm.call:completed']);
   });
@@ -221,7 +231,7 @@ describe('LLM_CALL', () => {
     );
     await expect(failing).rejects.toThrow('LLM answer matches svc.llm.deny-output-patterns[0]');
     await expect(failing).rejects.toHaveProperty('retryable', false);
-    expect(ctx.measures.map((measure) => measure.meter)).toEqual(['llm.tokens', 'llm.tokens']);
+    expect(ctx.meterCalls.map((call) => call.name)).toEqual(['llm.tokens', 'llm.tokens']);
     // Without the filter the tool call comes out parsed.
     const [emit] = await processAll(llm({ provider: 'local', baseUrl, model: 'm' }), [
       message('clean up'),

@@ -139,9 +139,9 @@ class LlmCall implements MessageProcessor {
       );
       // Tokens are spent whether or not the answer passes the output filter.
       const { inputTokens, outputTokens } = answer.usage;
-      ctx.measure({ meter: 'llm.tokens', provider, direction: 'input', amount: inputTokens });
-      ctx.measure({ meter: 'llm.tokens', provider, direction: 'output', amount: outputTokens });
-      if (answer.cost !== null) ctx.measure({ meter: 'llm.cost', provider, amount: answer.cost });
+      ctx.meter.count('llm.tokens', { provider, direction: 'input' }, inputTokens);
+      ctx.meter.count('llm.tokens', { provider, direction: 'output' }, outputTokens);
+      if (answer.cost !== null) ctx.meter.count('llm.cost', { provider }, answer.cost);
       const denied = this.#outputRefusal(answer);
       if (denied !== undefined) {
         outcome = 'refused';

@@ -114,8 +114,12 @@ describe('MCP_TOOL_CALL', () => {
     expect(asText).toBeInstanceOf(StepFailure);
     expect(asText).toHaveProperty('retryable', false);
     expect(calls.tools).toEqual(['add', 'add']);
-    expect(ctx.measures).toEqual([
-      expect.objectContaining({ meter: 'svc.mcp.call', tool: 'add', outcome: 'completed' }),
+    expect(ctx.meterCalls).toEqual([
+      expect.objectContaining({
+        kind: 'observe',
+        name: 'svc.mcp.call',
+        tags: { tool: 'add', outcome: 'completed' },
+      }),
     ]);
   });
 
@@ -133,7 +137,7 @@ describe('MCP_TOOL_CALL', () => {
     const failing = processAll(caller({ url, tool: 'broken' }), [message({})], ctx);
     await expect(failing).rejects.toThrow("MCP tool 'broken' failed: the disk is on fire");
     await expect(failing).rejects.toHaveProperty('retryable', false);
-    expect(ctx.measures).toEqual([expect.objectContaining({ outcome: 'failed' })]);
+    expect(ctx.meterCalls.map((call) => call.tags['outcome'])).toEqual(['failed']);
   });
 
   it('fails as retryable when the server cannot be reached', async () => {
@@ -155,7 +159,7 @@ describe('MCP_TOOL_CALL', () => {
     await expect(failing).rejects.toThrow("MCP tool 'add' is not in svc.mcp-client.allowed-tools");
     await expect(failing).rejects.toHaveProperty('retryable', false);
     expect(calls.tools).toEqual([]);
-    expect(ctx.measures).toEqual([expect.objectContaining({ outcome: 'refused' })]);
+    expect(ctx.meterCalls.map((call) => call.tags['outcome'])).toEqual(['refused']);
   });
 
   it('refuses arguments over svc.mcp-client.max-argument-bytes and counts mcp.budget.exceeded', async () => {
@@ -201,7 +205,7 @@ describe('MCP_TOOL_CALL', () => {
     ctx.abort(new Error('stopped by the operator'));
     await expect(failing).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(ctx.measures).toEqual([expect.objectContaining({ outcome: 'stopped' })]);
+    expect(ctx.meterCalls.map((call) => call.tags['outcome'])).toEqual(['stopped']);
   });
 });
 

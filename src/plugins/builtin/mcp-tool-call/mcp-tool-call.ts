@@ -86,12 +86,7 @@ class McpToolCall implements MessageProcessor {
   async process(message: Message, ctx: NodeContext): Promise<Emit> {
     const started = ctx.now();
     const measure = (outcome: string): void => {
-      ctx.measure({
-        meter: 'svc.mcp.call',
-        tool: this.#tool,
-        outcome,
-        milliseconds: ctx.now() - started,
-      });
+      ctx.meter.observe('svc.mcp.call', ctx.now() - started, { tool: this.#tool, outcome });
     };
     const args = this.#argumentsOf(message);
     const refusal = refusalOf(this.#tool, args, this.#safeguards);
