@@ -116,7 +116,9 @@ interface Address {
 export async function createApp(options: AppOptions): Promise<App> {
   const { settings, buildInfo } = options;
   // Before anything is opened: a bad plugin stops start-up with nothing to close.
-  const directoryPlugins = await loadPluginDirectory(settings['svc.plugins.dir']);
+  const directoryPlugins = await loadPluginDirectory(settings['svc.plugins.dir'], {
+    native: buildInfo.native !== undefined,
+  });
   const loggers = options.loggers ?? loggersFor(settings);
   const haSettings = highAvailabilityOf(settings);
   const database = await databaseFor(settings, buildInfo, loggers);

@@ -129,9 +129,28 @@ async function loadOne(source: string, modulePath: string, origin: string) {
   return { entry: entry(definition), source, origin };
 }
 
+export interface PluginDirectoryOptions {
+  /**
+   * A native binary is one bundled script: it has no plugin API module a plugin could import,
+   * so it refuses the setting rather than fail on the first plugin.
+   */
+  readonly native?: boolean;
+}
+
 /** Loads every plugin of `dir`, sorted by name; none when `dir` is null. */
-export async function loadPluginDirectory(dir: string | null): Promise<DirectoryPlugin[]> {
+export async function loadPluginDirectory(
+  dir: string | null,
+  options: PluginDirectoryOptions = {},
+): Promise<DirectoryPlugin[]> {
   if (dir === null) return [];
+  if (options.native === true) {
+    throw new AppError('SETTINGS_INVALID', {
+      params: {
+        detail:
+          'svc.plugins.dir: a native binary cannot load plugins; run the server from its package (npm start)',
+      },
+    });
+  }
   const root = resolve(dir);
   let names;
   try {
