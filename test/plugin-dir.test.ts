@@ -89,6 +89,51 @@ describe('plugins from svc.plugins.dir', () => {
     );
     expect(byNode).toEqual({ done: { text: 'HELLO PLUGIN WORLD', words: 3 }, kept: { n: 1 } });
   });
+
+  it("fails bad input of a directory plugin without a retry: its StepFailure is the server's", async () => {
+    const created = await call(server.baseUrl, 'POST', '/api/sessions', {
+      body: {
+        sessionId: 'q',
+        name: 'q',
+        initiator: 'i',
+        workflows: [
+          {
+            workflowId: 'strict',
+            description: 'fails a payload that is not an object',
+            nodes: [
+              { nodeId: 'in', type: 'API_TRIGGER' },
+              {
+                nodeId: 'case',
+                type: 'TEXT_CASE',
+                config: { engine: { retry: { maxAttempts: 3, backoffMs: 1 } } },
+              },
+              { nodeId: 'done', type: 'NOTIFY_TERMINAL' },
+            ],
+            edges: [
+              { source: 'in', target: 'case' },
+              { source: 'case', target: 'done' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const started = await call(server.baseUrl, 'POST', '/api/workflow/start', {
+      body: { sessionId: 'q', workflowId: 'strict', payload: 'not an object' },
+    });
+    expect(started.status, started.text).toBe(202);
+    const id = started.json.data.executionId as string;
+    await eventually(
+      () => call(server.baseUrl, 'GET', `/api/executions/${id}`),
+      (answer) => answer.json.data.status === 'FAILED',
+    );
+    const retries = await call(
+      server.baseUrl,
+      'GET',
+      '/actuator/metrics/svc.node.retries?tag=module:TEXT_CASE',
+    );
+    expect(retries.json.measurements[0].value).toBe(0);
+  });
 });
 
 describe('a bad plugin directory', () => {
