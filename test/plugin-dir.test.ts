@@ -7,6 +7,7 @@ import { call } from './support/server.js';
 import { runServerToExit, startServerProcess } from './support/process.js';
 import type { ServerProcess } from './support/process.js';
 import { eventually } from './support/wait.js';
+import { endOf, placedFlow, startControlPlane, startRun, startWorker } from './support/workers.js';
 
 const fixture = (name: string): string =>
   fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -133,6 +134,38 @@ describe('plugins from svc.plugins.dir', () => {
       '/actuator/metrics/svc.node.retries?tag=module:TEXT_CASE',
     );
     expect(retries.json.measurements[0].value).toBe(0);
+  });
+});
+
+describe('plugins from svc.plugins.dir on a remote worker (docs/workers.md)', () => {
+  it('runs a placed node of a directory plugin on a worker that loads the same directory', async () => {
+    const dir = `--svc.plugins.dir=${fixture('plugins')}`;
+    const server = await startControlPlane({ argv: [dir] });
+    try {
+      const worker = await startWorker(server, {
+        argv: [dir, '--svc.workers.plugin-types=TEXT_CASE'],
+      });
+      try {
+        const id = await startRun(
+          server,
+          placedFlow('placed-case', {
+            type: 'TEXT_CASE',
+            config: { to: 'upper', engine: { placement: 'default' } },
+          }),
+          { text: 'from the worker' },
+        );
+        const record = await endOf(server, id);
+        expect(record.status, JSON.stringify(record)).toBe('COMPLETED');
+        const results = await server.call('GET', `/api/executions/${id}/results`);
+        expect(results.json.data.map((event: { payload: unknown }) => event.payload)).toEqual([
+          { text: 'FROM THE WORKER' },
+        ]);
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
 
