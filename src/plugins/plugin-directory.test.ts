@@ -47,4 +47,21 @@ describe('loadPluginDirectory', () => {
       'svc.plugins.dir: a native binary cannot load plugins',
     );
   });
+
+  it('stops start-up on a plugin that declares a setting the server does not have', async () => {
+    await writeFile(
+      path.join(dir, 'reads-too-much.mjs'),
+      [
+        "import { definePlugin, pluginSettings, z } from 'workflow-service/plugin-api';",
+        'export default definePlugin({',
+        "  type: 'READS_TOO_MUCH', kind: 'processor', description: 'Reads a setting.',",
+        "  configSchema: z.object({}), outputPorts: () => ['out'],",
+        "  settings: pluginSettings(['svc.no-such-setting'], (values) => values),",
+        '});',
+      ].join('\n'),
+    );
+    await expect(loadPluginDirectory(dir)).rejects.toThrow(
+      "is not a plugin definition: settings.keys.0: Unknown setting 'svc.no-such-setting'",
+    );
+  });
 });

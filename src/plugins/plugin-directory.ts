@@ -5,6 +5,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { registerHooks } from 'node:module';
 import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SETTING_KEYS } from '../config/index.js';
 import { AppError, messageOf } from '../core/index.js';
 import { z } from '../plugin-api/index.js';
 import type { PluginDefinition } from '../plugin-api/index.js';
@@ -24,6 +25,7 @@ export interface DirectoryPlugin {
 }
 
 const SCRIPT_EXTENSIONS: ReadonlySet<string> = new Set(['.js', '.mjs']);
+const KNOWN_SETTINGS: ReadonlySet<string> = new Set(SETTING_KEYS);
 
 /**
  * The shape a default export must have. Functions and the schema are checked by what they
@@ -55,6 +57,19 @@ const definitionShape = z.object({
     )
     .optional(),
   defaultTimeoutSeconds: z.number().positive().optional(),
+  settings: z
+    .object({
+      keys: z.array(
+        z.string().refine((key) => KNOWN_SETTINGS.has(key), {
+          error: (issue) => `Unknown setting '${String(issue.input)}'`,
+        }),
+      ),
+      make: z.custom<(values: unknown) => unknown>(
+        (value) => typeof value === 'function',
+        'Expected a function',
+      ),
+    })
+    .optional(),
 });
 
 function refused(source: string, detail: string): AppError {
