@@ -87,9 +87,35 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    // Plain JavaScript anywhere (plugins under test/fixtures too) is parsed without a project.
+    languageOptions: {
+      parserOptions: { projectService: false },
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly' },
+    },
   },
   ...boundaryRules,
+  {
+    // Built-in plugins are written as any plugin is (docs/writing-a-plugin.md): against the
+    // plugin API, node built-ins and npm packages, never the rest of the server. Files in the
+    // plugin's own folder are its own; its tests may use the plugins layer's test support.
+    files: ['src/plugins/builtin/**/*.ts'],
+    ignores: ['src/plugins/builtin/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // Any path out of the plugin's folder but the plugin API's.
+              regex: String.raw`^\.\.(?!/\.\./\.\./plugin-api/index\.js$)(/|$)`,
+              message:
+                'A built-in plugin imports only the plugin API (../../../plugin-api/index.js), node built-ins and npm packages.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // The web UI: React's rules of hooks and the rules its compiler checks. It talks to the
     // REST API only, so it never imports the server's code.

@@ -44,7 +44,7 @@ import {
 import { MCP_TOOLS, mcpEndpoint } from './mcp/index.js';
 import { Meters, loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
-import { createPluginRegistry, createSafeguards } from './plugins/index.js';
+import { createPluginRegistry, loadPluginDirectory } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
 import { ExecutionService, SessionService } from './services/index.js';
 import {
@@ -116,6 +116,10 @@ interface Address {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { settings, buildInfo } = options;
+  // Before anything is opened: a bad plugin stops start-up with nothing to close.
+  const directoryPlugins = await loadPluginDirectory(settings['svc.plugins.dir'], {
+    native: buildInfo.native !== undefined,
+  });
   const loggers = options.loggers ?? loggersFor(settings);
   const haSettings = highAvailabilityOf(settings);
   const database = await databaseFor(settings, buildInfo, loggers);
@@ -129,8 +133,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     leadership === undefined ? ownStore : leaderOnlyWrites(ownStore, () => leadership.isLeader);
   await store.open();
   const plugins = createPluginRegistry({
+    settings,
     optionalPlugins: buildInfo.plugins,
     ...(options.extraPlugins === undefined ? {} : { extraPlugins: options.extraPlugins }),
+    directoryPlugins,
   });
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
@@ -235,7 +241,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       maxKeys: settings['svc.start.idempotency-max-keys'],
       ttlMs: settings['svc.start.idempotency-ttl'],
     },
-    safeguards: createSafeguards(settings),
     resolveConfig: createConfigResolver({ env: options.env ?? process.env, settings }),
     store,
     catalog: plugins,

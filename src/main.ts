@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     native: buildInfo.native,
   });
   if (settings['svc.workers.role'] === 'worker') {
-    runWorker(createWorkerApp({ settings, buildInfo }), warnings);
+    runWorker(await createWorkerApp({ settings, buildInfo }), warnings);
     return;
   }
   const address = settings['svc.server.address'];

@@ -6,7 +6,7 @@ import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, Settings } from './config/index.js';
 import { loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
-import { createPluginRegistry, createSafeguards } from './plugins/index.js';
+import { createPluginRegistry, loadPluginDirectory } from './plugins/index.js';
 import type { PluginEntry } from './plugins/index.js';
 import { WorkerClient, WorkerHost, readTlsBundle } from './workers/index.js';
 
@@ -41,8 +41,11 @@ function hostAndPort(value: string): { host: string; port: number } {
   return { host, port: Number(value.slice(split + 1)) };
 }
 
-/** Checks the worker's settings, then starts connecting; `client.connected` tells when it is. */
-export function createWorkerApp(options: WorkerAppOptions): WorkerApp {
+/**
+ * Checks the worker's settings and loads its plugins, then starts connecting;
+ * `client.connected` tells when it is.
+ */
+export async function createWorkerApp(options: WorkerAppOptions): Promise<WorkerApp> {
   const { settings, buildInfo } = options;
   if (!buildInfo.workers) {
     throw refused(
@@ -62,8 +65,13 @@ export function createWorkerApp(options: WorkerAppOptions): WorkerApp {
     );
   }
   const plugins = createPluginRegistry({
+    settings,
     optionalPlugins: buildInfo.plugins,
     ...(options.extraPlugins === undefined ? {} : { extraPlugins: options.extraPlugins }),
+    // A worker runs the directory's processors placed on it: it loads them as the server does.
+    directoryPlugins: await loadPluginDirectory(settings['svc.plugins.dir'], {
+      native: buildInfo.native !== undefined,
+    }),
   });
   const types = settings['svc.workers.plugin-types'];
   if (types.length === 0) {
@@ -88,7 +96,6 @@ export function createWorkerApp(options: WorkerAppOptions): WorkerApp {
   const runtimes = new WorkerHost({
     catalog: plugins,
     pluginTypes: new Set(types),
-    safeguards: createSafeguards(settings),
     resolveConfig: createConfigResolver({ env: options.env ?? process.env, settings }),
     // Plugin log lines stay on the worker (SPEC "Log line losses"), beside the engine's own.
     logger: loggers.engine,

@@ -1,7 +1,7 @@
 // SQL_QUERY against the real PostgreSQL of SVC_TEST_DB_URL (CONTRACT 1: url, query, params;
 // CONTRACT 6: skipped with the reason only when no database answers and CI is not set).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SAFEGUARDS, StepFailure } from '../src/plugin-api/index.js';
+import { StepFailure } from '../src/plugin-api/index.js';
 import type { MessageProcessor } from '../src/plugin-api/index.js';
 import { sqlQueryPlugin } from '../src/plugins/builtin/sql-query/sql-query.js';
 import { createTestContext, message, processAll } from '../src/plugins/testing/fake-context.js';
@@ -13,7 +13,7 @@ const TABLE = `sql_query_test_${process.pid}`;
 
 function runtimeOf(config: Record<string, unknown>): MessageProcessor {
   const parsed = sqlQueryPlugin.configSchema.parse({ url: TEST_DB_URL, ...config });
-  const setup = { nodeId: 'sql', safeguards: DEFAULT_SAFEGUARDS };
+  const setup = { nodeId: 'sql', settings: undefined };
   return sqlQueryPlugin.create!(parsed, setup) as MessageProcessor;
 }
 

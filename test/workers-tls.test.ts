@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { encodeLine } from '../src/workers/index.js';
+import { PROTOCOL_VERSION, encodeLine } from '../src/workers/index.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
 import {
@@ -122,7 +122,7 @@ describe('workers over TLS with mandatory client certificates', () => {
         socket.write(
           encodeLine({
             type: 'hello',
-            protocol: 1,
+            protocol: PROTOCOL_VERSION,
             token: TOKEN,
             name: 'anonymous',
             pool: 'default',

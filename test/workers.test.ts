@@ -15,7 +15,7 @@ import {
   WorkerRegistry,
   encodeLine,
 } from '../src/workers/index.js';
-import { createPluginRegistry, createSafeguards } from '../src/plugins/index.js';
+import { createPluginRegistry } from '../src/plugins/index.js';
 import { createConfigResolver, defaultSettings } from '../src/config/index.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
@@ -401,9 +401,8 @@ describe('worker connections (SPEC Workflow-author safeguards: remote workers)',
       slots: 1,
       pluginTypes: ['MAPPER'],
       runtimes: new WorkerHost({
-        catalog: createPluginRegistry({ optionalPlugins: [] }),
+        catalog: createPluginRegistry({ settings, optionalPlugins: [] }),
         pluginTypes: new Set(['MAPPER']),
-        safeguards: createSafeguards(settings),
         resolveConfig: createConfigResolver({ env: {}, settings }),
         logger: silent,
       }),

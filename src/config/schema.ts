@@ -258,6 +258,11 @@ export const SETTINGS = {
     { default: [] },
     'Regular expressions MCP_TOOL_CALL arguments must not match',
   ),
+  'svc.plugins.dir': setting(
+    nullable(text()),
+    { default: null },
+    'Directory of plugins loaded at start-up (docs/writing-a-plugin.md); empty loads none',
+  ),
   'svc.session.store-type': setting(
     storeType(),
     { default: 'memory' },

@@ -16,7 +16,7 @@ import type {
   TimerScheduler,
 } from '../engine/index.js';
 import type { Meters, Tracer } from '../observability/index.js';
-import type { Safeguards, SessionMemory } from '../plugin-api/index.js';
+import type { SessionMemory } from '../plugin-api/index.js';
 import { LIMITS_OFF, REFUSAL_MESSAGES } from './admission.js';
 import type { AdmissionLimits, RefusalReason } from './admission.js';
 import { AdmissionQueue } from './admission-queue.js';
@@ -56,7 +56,6 @@ export interface ExecutionManagerDeps {
   /** How run and queue clocks arm their timers; real ones unless a test brings its own. */
   readonly timers?: TimerScheduler;
   readonly meters: Meters;
-  readonly safeguards?: Safeguards;
   /** Session histories of SESSION_MEMORY nodes, shared by every run of a session. */
   readonly sessionMemory?: SessionMemory;
   readonly resolveConfig?: ConfigResolver;
@@ -148,7 +147,6 @@ export class ExecutionManager {
       checkpoints,
       approvals: this.#approvals,
       runDeadlineMs: deps.runDeadlineMs,
-      safeguards: deps.safeguards,
       sessionMemory: deps.sessionMemory,
       resolveConfig: deps.resolveConfig,
       placement: deps.placement,

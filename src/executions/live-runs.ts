@@ -17,7 +17,7 @@ import type {
 } from '../engine/index.js';
 import type { Meters, Tracer } from '../observability/index.js';
 import { StepFailure } from '../plugin-api/index.js';
-import type { Safeguards, SessionMemory, SubWorkflowRequest } from '../plugin-api/index.js';
+import type { SessionMemory, SubWorkflowRequest } from '../plugin-api/index.js';
 import type { Approvals } from './approvals.js';
 import { END_STATUS_EVENTS } from './execution-events.js';
 import type { ExecutionJournal } from './execution-journal.js';
@@ -45,7 +45,6 @@ export interface LiveRunsOptions {
   readonly approvals: Approvals;
   /** SPEC `svc.session.execution-timeout-seconds`, in milliseconds. */
   readonly runDeadlineMs: number;
-  readonly safeguards: Safeguards | undefined;
   readonly sessionMemory: SessionMemory | undefined;
   readonly resolveConfig: ConfigResolver | undefined;
   readonly placement: NodePlacement | undefined;
@@ -76,7 +75,6 @@ export class LiveRuns {
     this.#options = options;
     this.#services = {
       logger: options.logger,
-      safeguards: options.safeguards,
       sessionMemory: options.sessionMemory,
       resolveConfig: options.resolveConfig,
       placement: options.placement,

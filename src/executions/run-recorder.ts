@@ -19,7 +19,7 @@ import type {
   WorkflowPlan,
 } from '../engine/index.js';
 import type { Meters, Tracer } from '../observability/index.js';
-import type { Message, PluginMeasure, SubWorkflowRequest } from '../plugin-api/index.js';
+import type { Message, PluginMeter, SubWorkflowRequest } from '../plugin-api/index.js';
 import { NODE_STATUS_EVENTS } from './execution-events.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { ExecutionNotifier } from './execution-notifier.js';
@@ -140,27 +140,8 @@ export class RunRecorder implements RunEventSink, RunHost {
     this.host.meters.count('svc.plugin.events', { plugin: event, outcome });
   }
 
-  pluginMeasure(_nodeId: string, measure: PluginMeasure): void {
-    const { meters } = this.host;
-    switch (measure.meter) {
-      case 'svc.mcp.call':
-        meters.time(
-          'svc.mcp.call',
-          { tool: measure.tool, outcome: measure.outcome },
-          measure.milliseconds,
-        );
-        return;
-      case 'llm.tokens':
-        meters.count(
-          'llm.tokens',
-          { provider: measure.provider, direction: measure.direction },
-          measure.amount,
-        );
-        return;
-      case 'llm.cost':
-        meters.count('llm.cost', { provider: measure.provider }, measure.amount);
-        return;
-    }
+  get pluginMeter(): PluginMeter {
+    return this.host.meters.forPlugins;
   }
 
   nodeChanged(state: Readonly<NodeState>, previous?: NodeStatus): void {

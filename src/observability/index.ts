@@ -1,6 +1,13 @@
 export { createLoggers, createSilentLoggers, loggersFor, pinoLevel } from './logger.js';
 export type { LogLevelName, Loggers, LoggingLevels } from './logger.js';
-export { METER_CATALOGUE, Meters, describeMeter, isMeterName, prometheusName } from './meters.js';
+export {
+  METER_CATALOGUE,
+  Meters,
+  describeMeter,
+  isMeterName,
+  pluginMeterName,
+  prometheusName,
+} from './meters.js';
 export type {
   MeterDescription,
   MeterMeasurement,

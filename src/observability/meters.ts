@@ -1,6 +1,7 @@
 // Every meter of SPEC "Meters", registered once under its SPEC name (dots become
 // underscores for Prometheus), so parts record where SPEC says and readers find them by name.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { MeterTags, PluginMeter } from '../plugin-api/index.js';
 
 export type MeterType = 'counter' | 'gauge' | 'timer';
 
@@ -9,6 +10,8 @@ export interface MeterSpec {
   readonly type: MeterType;
   readonly tags: readonly string[];
   readonly description: string;
+  /** Plugins add to it through `NodeContext.meter`; no other meter is theirs. */
+  readonly plugins?: true;
 }
 
 /** SPEC "Meters", row by row. */
@@ -84,6 +87,7 @@ export const METER_CATALOGUE = [
   },
   {
     name: 'svc.plugin.events',
+    plugins: true,
     type: 'counter',
     tags: ['plugin', 'outcome'],
     description: 'counts plugins report',
@@ -109,18 +113,21 @@ export const METER_CATALOGUE = [
   },
   {
     name: 'svc.mcp.call',
+    plugins: true,
     type: 'timer',
     tags: ['tool', 'outcome'],
     description: 'duration of MCP_TOOL_CALL',
   },
   {
     name: 'llm.tokens',
+    plugins: true,
     type: 'counter',
     tags: ['provider', 'direction'],
     description: 'model tokens used',
   },
   {
     name: 'llm.cost',
+    plugins: true,
     type: 'counter',
     tags: ['provider'],
     description: 'model cost when the node reports it',
@@ -137,8 +144,52 @@ export function prometheusName(spec: MeterSpec): string {
   return spec.type === 'timer' ? `${base}_seconds` : base;
 }
 
+/** The meters of plugins by name: looked up on every call a plugin makes. */
+const PLUGIN_METERS: ReadonlyMap<string, MeterSpec> = new Map(
+  METER_CATALOGUE.filter((spec: MeterSpec) => spec.plugins === true).map((spec) => [
+    spec.name,
+    spec,
+  ]),
+);
+
+/**
+ * Checks a plugin's meter call against the catalogue: a meter of plugins, of the kind the call
+ * needs (a counter counted, a timer observed), with tags of its own. Throws otherwise, so a
+ * plugin learns of the mistake where it made it.
+ */
+export function pluginMeterName(
+  name: string,
+  type: 'counter' | 'timer',
+  tags: MeterTags,
+): MeterName {
+  const spec = PLUGIN_METERS.get(name);
+  if (spec?.type !== type) {
+    const theirs = [...PLUGIN_METERS.values()].filter((entry) => entry.type === type);
+    throw new Error(
+      `Meter '${name}' is not a ${type} plugins may add to; theirs: ${theirs.map((entry) => entry.name).join(', ')}`,
+    );
+  }
+  for (const tag in tags) {
+    if (!spec.tags.includes(tag)) {
+      throw new Error(`Meter '${name}' has no tag '${tag}'; its tags: ${spec.tags.join(', ')}`);
+    }
+  }
+  return spec.name as MeterName;
+}
+
+const NO_TAGS: MeterTags = Object.freeze({});
+
 export class Meters {
   readonly registry = new Registry();
+  /** What plugins add to (`NodeContext.meter`): the catalogue's meters of plugins only. */
+  readonly forPlugins: PluginMeter = {
+    count: (name, tags = NO_TAGS, amount = 1) => {
+      this.count(pluginMeterName(name, 'counter', tags), tags, amount);
+    },
+    observe: (name, value, tags = NO_TAGS) => {
+      this.time(pluginMeterName(name, 'timer', tags), tags, value);
+    },
+  };
   readonly #meters = new Map<string, AnyMeter>();
   /** Gauges read when they are collected rather than set as things happen. */
   readonly #readers = new Map<string, () => number>();

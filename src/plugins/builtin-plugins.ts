@@ -44,7 +44,9 @@ export interface PluginEntry {
   register(registry: PluginRegistry, origin: string): void;
 }
 
-export function entry<Config>(definition: PluginDefinition<Config>): PluginEntry {
+export function entry<Config, Settings>(
+  definition: PluginDefinition<Config, Settings>,
+): PluginEntry {
   return {
     type: definition.type,
     register: (registry, origin) => {

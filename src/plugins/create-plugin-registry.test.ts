@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/index.js';
+import { definePlugin, z } from '../plugin-api/index.js';
+import { entry } from './builtin-plugins.js';
 import {
   DEFAULT_OPTIONAL_PLUGINS,
   OPTIONAL_PLUGIN_NAMES,
@@ -91,5 +93,49 @@ describe('createPluginRegistry', () => {
     expect(() => createPluginRegistry({ optionalPlugins: ['teleport'] })).toThrow(
       "Unknown optional plugin 'teleport'",
     );
+  });
+
+  describe('directory plugins (svc.plugins.dir)', () => {
+    const fromDirectory = (type: string, name: string) => ({
+      entry: entry(
+        definePlugin({
+          type,
+          kind: 'processor',
+          description: 'A directory plugin.',
+          configSchema: z.object({}),
+          outputPorts: () => ['out'],
+        }),
+      ),
+      source: `/plugins/${name}`,
+      origin: `dir:${name}`,
+    });
+
+    it('registers each under its file name', () => {
+      const registry = createPluginRegistry({
+        optionalPlugins: [],
+        directoryPlugins: [fromDirectory('SHOUT', 'shout.mjs')],
+      });
+      expect(registry.describe('SHOUT')?.plugin).toBe('dir:shout.mjs');
+    });
+
+    it('refuses a built-in type, even one of an optional plugin the build leaves out', () => {
+      for (const type of ['FILTER', 'HTTP_REQUEST']) {
+        expect(() =>
+          createPluginRegistry({
+            optionalPlugins: [],
+            directoryPlugins: [fromDirectory(type, 'mine.mjs')],
+          }),
+        ).toThrow(`plugin '/plugins/mine.mjs' defines type '${type}', a built-in type`);
+      }
+    });
+
+    it('refuses a type two of them define', () => {
+      expect(() =>
+        createPluginRegistry({
+          optionalPlugins: [],
+          directoryPlugins: [fromDirectory('SHOUT', 'a.mjs'), fromDirectory('SHOUT', 'b.mjs')],
+        }),
+      ).toThrow("plugin '/plugins/b.mjs' defines type 'SHOUT', defined by '/plugins/a.mjs' too");
+    });
   });
 });

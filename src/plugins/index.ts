@@ -8,6 +8,6 @@ export type { PluginRegistryOptions } from './create-plugin-registry.js';
 export type { OptionalPluginName, PluginEntry } from './builtin-plugins.js';
 export { entry as pluginEntry } from './builtin-plugins.js';
 export { CORE_PLUGIN, PluginRegistry } from './registry.js';
-export { LlmRateLimiter } from './builtin/llm-call/llm-rate-limiter.js';
-export { createSafeguards } from './safeguards.js';
+export { PLUGIN_API_SPECIFIER, loadPluginDirectory } from './plugin-directory.js';
+export type { DirectoryPlugin } from './plugin-directory.js';
 export type { PluginInfo, RegisteredPlugin } from './registry.js';

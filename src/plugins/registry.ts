@@ -1,9 +1,11 @@
 // The plugin host: the plugin types of this build, frozen after boot, as the engine's
 // PluginCatalog and as discovery records (CONTRACT section 4, plugin discovery).
+import type { Settings } from '../config/index.js';
 import { parseFields } from '../engine/index.js';
 import type { PluginCatalog, PluginDescriptor } from '../engine/index.js';
 import { z } from '../plugin-api/index.js';
 import type { NodeKind, PluginDefinition } from '../plugin-api/index.js';
+import { TOOL_SETTINGS, settingsOf } from './settings-of.js';
 
 /** Origin of the plugin types every build includes. */
 export const CORE_PLUGIN = 'core';
@@ -39,7 +41,7 @@ interface Entry {
  * missing list of names, so an empty configuration yields the ports every node of the
  * type has; any other plugin falls back to `out`.
  */
-function fixedPorts<Config>(definition: PluginDefinition<Config>): readonly string[] {
+function fixedPorts<Config, S>(definition: PluginDefinition<Config, S>): readonly string[] {
   const empty = parseFields(definition.configSchema, {});
   if (empty.ok) return definition.outputPorts(empty.value);
   try {
@@ -54,7 +56,11 @@ function once<T>(make: () => T): () => T {
   return () => (value ??= { made: make() }).made;
 }
 
-function toEntry<Config>(definition: PluginDefinition<Config>, origin: string): Entry {
+function toEntry<Config, S>(
+  definition: PluginDefinition<Config, S>,
+  origin: string,
+  server: Settings,
+): Entry {
   // Validation asks for the ports of each configuration right after checking it; keeping
   // the parsed value spares a second parse. Configurations are read-only by contract.
   const parsedConfigs = new WeakMap<object, Config>();
@@ -63,6 +69,8 @@ function toEntry<Config>(definition: PluginDefinition<Config>, origin: string): 
     if (parsed.ok) parsedConfigs.set(config, parsed.value);
     return parsed;
   };
+  // Made once for the server, when a node of the type first runs.
+  const settings = once(() => settingsOf(definition as PluginDefinition<unknown, S>, server));
   const plugin: RegisteredPlugin = {
     type: definition.type,
     kind: definition.kind,
@@ -93,7 +101,7 @@ function toEntry<Config>(definition: PluginDefinition<Config>, origin: string): 
         }
         value = parsed.value;
       }
-      return definition.create(value, setup);
+      return definition.create(value, { ...setup, settings: settings() });
     },
   };
   // Discovery is rare and JSON Schema generation is not free: made on first request.
@@ -116,15 +124,21 @@ export class PluginRegistry implements PluginCatalog {
   readonly #entries = new Map<string, Entry>();
   /** Types of optional plugins this build leaves out, with the plugin that provides them. */
   readonly #excluded = new Map<string, string>();
+  /** The server's settings, of which each type gets the keys it declares. */
+  readonly #settings: Settings;
   #frozen = false;
 
+  constructor(settings: Settings = TOOL_SETTINGS) {
+    this.#settings = settings;
+  }
+
   /** Adds a type; `origin` names its optional plugin, or `core`. */
-  register<Config>(definition: PluginDefinition<Config>, origin: string): void {
+  register<Config, S>(definition: PluginDefinition<Config, S>, origin: string): void {
     this.#assertOpen(definition.type);
     if (this.#entries.has(definition.type)) {
       throw new Error(`Plugin type '${definition.type}' is already registered`);
     }
-    this.#entries.set(definition.type, toEntry(definition, origin));
+    this.#entries.set(definition.type, toEntry(definition, origin, this.#settings));
   }
 
   /** Records a type of an optional plugin left out of this build, so it is not "unknown". */

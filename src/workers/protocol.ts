@@ -4,10 +4,10 @@ import type { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { messageOf } from '../core/index.js';
-import type { Emit, Message, PluginMeasure } from '../plugin-api/index.js';
+import type { Emit, Message } from '../plugin-api/index.js';
 
 /** Raised by the worker and refused by a control plane that speaks another version. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /**
  * Longest line either side accepts, in characters. Payloads inside a run are unbounded, but a
@@ -44,22 +44,15 @@ const wireEmit = z.object({
 export type WireMessage = z.output<typeof wireMessage>;
 export type WireEmit = z.output<typeof wireEmit>;
 
-// Typed, so that the schema cannot accept a measure plugins may not make.
-const measure: z.ZodType<PluginMeasure> = z.discriminatedUnion('meter', [
-  z.object({
-    meter: z.literal('svc.mcp.call'),
-    tool: z.string(),
-    outcome: z.string(),
-    milliseconds: z.number(),
-  }),
-  z.object({
-    meter: z.literal('llm.tokens'),
-    provider: z.string(),
-    direction: z.enum(['input', 'output']),
-    amount: z.number(),
-  }),
-  z.object({ meter: z.literal('llm.cost'), provider: z.string(), amount: z.number() }),
-]);
+/** One call of a plugin's `ctx.meter`, checked again against the catalogue where it is counted. */
+const meter = z.object({
+  type: z.literal('meter'),
+  call: z.string(),
+  kind: z.enum(['count', 'observe']),
+  name: z.string(),
+  value: z.number(),
+  tags: z.record(z.string(), z.string()),
+});
 
 const ping = z.object({ type: z.literal('ping') });
 
@@ -82,7 +75,7 @@ const workerMessage = z.discriminatedUnion('type', [
     retryable: z.boolean(),
   }),
   z.object({ type: z.literal('report'), call: z.string(), event: z.string(), outcome: z.string() }),
-  z.object({ type: z.literal('measure'), call: z.string(), measure }),
+  meter,
   ping,
 ]);
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createConfigResolver, defaultSettings } from '../config/index.js';
 import { definePlugin, z } from '../plugin-api/index.js';
 import type { NodeContext } from '../plugin-api/index.js';
-import { createPluginRegistry, createSafeguards, pluginEntry } from '../plugins/index.js';
+import { createPluginRegistry, pluginEntry } from '../plugins/index.js';
 import type { OpenMessage, WorkerMessage } from './protocol.js';
 import { WorkerHost } from './worker-host.js';
 
@@ -47,11 +47,11 @@ function setup(pluginTypes: readonly string[]) {
   };
   const host = new WorkerHost({
     catalog: createPluginRegistry({
+      settings,
       optionalPlugins: [],
       extraPlugins: [pluginEntry(probePlugin)],
     }),
     pluginTypes: new Set(pluginTypes),
-    safeguards: createSafeguards(settings),
     resolveConfig: createConfigResolver({ env: {}, settings }),
     logger: { trace: log, debug: log, info: log, warn: log, error: log },
   });

@@ -8,10 +8,10 @@ import type {
   Emit,
   MessageProcessor,
   NodeContext,
+  MeterTags,
   NodeLog,
-  PluginMeasure,
+  PluginMeter,
   ProcessResult,
-  Safeguards,
   SignalAnswer,
   SubWorkflowRequest,
 } from '../plugin-api/index.js';
@@ -19,13 +19,12 @@ import { fromWireMessage, toWireEmit } from './protocol.js';
 import type { OpenMessage, ProcessMessage, WorkerMessage } from './protocol.js';
 import type { WorkersLogger } from './workers-logger.js';
 import { messageOf } from '../core/index.js';
+import { pluginMeterName } from '../observability/index.js';
 
 export interface WorkerHostOptions {
   readonly catalog: PluginCatalog;
   /** `svc.workers.plugin-types`: the only types this worker runs. */
   readonly pluginTypes: ReadonlySet<string>;
-  /** The worker's own safeguards: its allow-lists apply to what it runs. */
-  readonly safeguards: Safeguards;
   /** Resolves placeholders and secrets with the worker's own environment. */
   readonly resolveConfig: ConfigResolver;
   /** The worker's log: plugin log lines end here, not in the execution's log stream. */
@@ -105,7 +104,7 @@ export class WorkerHost {
   }
 
   #create(open: OpenMessage): { runtime: MessageProcessor } | { failure: string } {
-    const { catalog, pluginTypes, resolveConfig, safeguards } = this.#options;
+    const { catalog, pluginTypes, resolveConfig } = this.#options;
     const type = open.nodeType;
     if (!pluginTypes.has(type)) {
       return {
@@ -132,7 +131,6 @@ export class WorkerHost {
     try {
       const runtime = descriptor.createRuntime(resolved.config, {
         nodeId: open.nodeId,
-        safeguards,
         // Session memory lives with the control plane's sessions; a worker has none.
         sessionMemory: undefined,
       });
@@ -246,8 +244,13 @@ export class WorkerHost {
   }
 }
 
-/** What a plugin sees on a worker: its call's signal, the worker's log and clock. */
-class WorkerNodeContext implements NodeContext {
+const NO_TAGS: MeterTags = Object.freeze({});
+
+/**
+ * What a plugin sees on a worker: its call's signal, the worker's log and clock. It is its own
+ * meter, so a call's context is the only object a message costs.
+ */
+class WorkerNodeContext implements NodeContext, PluginMeter {
   readonly #node: OpenNode;
   readonly #callId: string;
   readonly #send: Send;
@@ -323,7 +326,18 @@ class WorkerNodeContext implements NodeContext {
     this.#send({ type: 'report', call: this.#callId, event, outcome });
   }
 
-  measure(measure: PluginMeasure): void {
-    this.#send({ type: 'measure', call: this.#callId, measure });
+  /** Counted by the control plane; checked here too, so the plugin learns of a mistake. */
+  get meter(): PluginMeter {
+    return this;
+  }
+
+  count(name: string, tags: MeterTags = NO_TAGS, amount = 1): void {
+    pluginMeterName(name, 'counter', tags);
+    this.#send({ type: 'meter', call: this.#callId, kind: 'count', name, value: amount, tags });
+  }
+
+  observe(name: string, value: number, tags: MeterTags = NO_TAGS): void {
+    pluginMeterName(name, 'timer', tags);
+    this.#send({ type: 'meter', call: this.#callId, kind: 'observe', name, value, tags });
   }
 }

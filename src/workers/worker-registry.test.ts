@@ -6,6 +6,7 @@ import type { PlacedNode } from '../engine/index.js';
 import { StepFailure } from '../plugin-api/index.js';
 import type { Message } from '../plugin-api/index.js';
 import { createTestContext } from '../plugins/testing/fake-context.js';
+import { PROTOCOL_VERSION } from './protocol.js';
 import type { ControlMessage, HelloMessage } from './protocol.js';
 import { WorkerRegistry } from './worker-registry.js';
 
@@ -23,7 +24,7 @@ function setup() {
     const id = registry.add(
       {
         type: 'hello',
-        protocol: 1,
+        protocol: PROTOCOL_VERSION,
         token: 't',
         pool: 'gpu',
         slots: 2,
@@ -191,12 +192,17 @@ describe('WorkerRegistry placement (SPEC engine.placement; Errors, process-level
     const callId = lastCall(link('a').sent);
     registry.receive('w-1', { type: 'report', call: callId, event: 'process.run', outcome: 'ok' });
     registry.receive('w-1', {
-      type: 'measure',
+      type: 'meter',
       call: callId,
-      measure: { meter: 'llm.cost', provider: 'p', amount: 2 },
+      kind: 'count',
+      name: 'llm.cost',
+      value: 2,
+      tags: { provider: 'p' },
     });
     expect(ctx.reports).toEqual(['process.run:ok']);
-    expect(ctx.measures).toEqual([{ meter: 'llm.cost', provider: 'p', amount: 2 }]);
+    expect(ctx.meterCalls).toEqual([
+      { kind: 'count', name: 'llm.cost', value: 2, tags: { provider: 'p' } },
+    ]);
   });
 
   it('drops a worker not heard from for a while', () => {

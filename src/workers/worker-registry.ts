@@ -201,9 +201,22 @@ export class WorkerRegistry implements NodePlacement {
         // A call already given up on (cancelled, timed out) has nobody left to count for.
         worker.calls.get(message.call)?.ctx.report(message.event, message.outcome);
         return;
-      case 'measure':
-        worker.calls.get(message.call)?.ctx.measure(message.measure);
+      case 'meter':
+        this.#meter(worker.calls.get(message.call)?.ctx, message);
         return;
+    }
+  }
+
+  /**
+   * Counts a plugin's meter call made on a worker. The worker checked it already; one that is
+   * still refused here (a worker of another build) has no plugin left to tell, so it is dropped.
+   */
+  #meter(ctx: NodeContext | undefined, message: Extract<WorkerMessage, { type: 'meter' }>): void {
+    try {
+      if (message.kind === 'count') ctx?.meter.count(message.name, message.tags, message.value);
+      else ctx?.meter.observe(message.name, message.value, message.tags);
+    } catch {
+      // Refused by the catalogue: see above.
     }
   }
 

@@ -66,7 +66,7 @@ export async function startWorker(
       },
     },
   );
-  const worker = createWorkerApp({
+  const worker = await createWorkerApp({
     settings,
     buildInfo: WORKERS_BUILD,
     loggers,

@@ -4,7 +4,7 @@ import { StepFailure } from '../../plugin-api/index.js';
 import type {
   NodeContext,
   NodeLog,
-  PluginMeasure,
+  PluginMeter,
   SignalAnswer,
   SignalRequest,
   SubWorkflowRequest,
@@ -12,6 +12,9 @@ import type {
 import { NodeEnd } from './node-state.js';
 import type { RunClock, TimerHandle } from './run-clock.js';
 import type { LogLevel, RunEventSink, RunHost } from './run-ports.js';
+
+/** A run whose event sink takes no meter calls drops them. */
+const NO_METER: PluginMeter = Object.freeze({ count: () => undefined, observe: () => undefined });
 
 /** A node's log: one object per node, its lines go to the run's event sink. */
 class EventLog implements NodeLog {
@@ -149,8 +152,8 @@ export class RunNodeContext implements NodeContext {
     this.#scope.events.pluginEvent?.(this.nodeId, event, outcome);
   }
 
-  measure(measure: PluginMeasure): void {
-    this.#scope.events.pluginMeasure?.(this.nodeId, measure);
+  get meter(): PluginMeter {
+    return this.#scope.events.pluginMeter ?? NO_METER;
   }
 
   sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
@@ -293,8 +296,8 @@ export class AttemptContext implements NodeContext {
     this.#parent.report(event, outcome);
   }
 
-  measure(measure: PluginMeasure): void {
-    this.#parent.measure(measure);
+  get meter(): PluginMeter {
+    return this.#parent.meter;
   }
 
   sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {

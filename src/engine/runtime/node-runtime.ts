@@ -1,7 +1,7 @@
 // The plugin's runtime for one node of a run: made from the node's resolved configuration, or
 // asked of the placement port for a placed node; a configuration that cannot be resolved gives
 // a runtime that fails every message, so that onError decides what happens next.
-import { DEFAULT_SAFEGUARDS, StepFailure } from '../../plugin-api/index.js';
+import { StepFailure } from '../../plugin-api/index.js';
 import type { NodeRuntime } from '../../plugin-api/index.js';
 import type { PlannedNode } from './plan.js';
 import type { RunOptions } from './run-ports.js';
@@ -12,7 +12,6 @@ export function createNodeRuntime(node: PlannedNode, options: RunOptions): NodeR
   const services = options.services;
   const setup = {
     nodeId: node.nodeId,
-    safeguards: services.safeguards ?? DEFAULT_SAFEGUARDS,
     sessionMemory: services.sessionMemory,
   };
   const resolved = services.resolveConfig?.(node.config) ?? { ok: true, config: node.config };

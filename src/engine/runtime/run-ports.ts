@@ -4,8 +4,7 @@
 import type {
   Message,
   MessageProcessor,
-  PluginMeasure,
-  Safeguards,
+  PluginMeter,
   SessionMemory,
   SignalAnswer,
   SignalRequest,
@@ -42,8 +41,8 @@ export interface RunEventSink {
   checkpointFailed?(nodeId: string, error: unknown): void;
   /** A plugin reported something to count (`NodeContext.report`). */
   pluginEvent?(nodeId: string, event: string, outcome: string): void;
-  /** A plugin added to one of its meters (`NodeContext.measure`). */
-  pluginMeasure?(nodeId: string, measure: PluginMeasure): void;
+  /** Where plugins' meter calls go (`NodeContext.meter`); dropped when absent. */
+  readonly pluginMeter?: PluginMeter;
 }
 
 /** What a run asks of whoever hosts it: work that lives outside the run itself. */
@@ -85,7 +84,6 @@ export interface EngineLogger {
  */
 export interface RunServices {
   readonly logger: EngineLogger;
-  readonly safeguards?: Safeguards | undefined;
   /** Handed to plugins as `NodeSetup.sessionMemory`. */
   readonly sessionMemory?: SessionMemory | undefined;
   /**

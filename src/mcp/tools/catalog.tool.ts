@@ -44,11 +44,13 @@ const SESSION_INSTRUCTIONS = [
 ].join(' ');
 
 const PLUGIN_GUIDE = [
-  'Plugins are built into the server: they are chosen when it is built (svc.plugins) and',
-  'cannot be added to a running server. A plugin is declared with definePlugin from the',
-  "plugin API (src/plugin-api): { type, kind ('trigger' | 'processor' | 'terminal'),",
+  'Plugins are built into the server (chosen when it is built: svc.plugins) or loaded when it',
+  'starts from the directory svc.plugins.dir (docs/writing-a-plugin.md); none can be added to',
+  'a running server. A plugin is declared with definePlugin from the plugin API',
+  "(workflow-service/plugin-api): { type, kind ('trigger' | 'processor' | 'terminal'),",
   'description, configSchema (a zod schema of its own config keys), outputPorts(config)',
-  "(every node has 'out'), defaultTimeoutSeconds?, create(config, setup) }. create answers",
+  "(every node has 'out'), defaultTimeoutSeconds?, settings? (pluginSettings: the svc.* keys",
+  'it reads, the only ones it gets, as setup.settings), create(config, setup) }. create answers',
   'the run-time part: most plugins implement process(message, ctx), called once per message',
   'and answering nothing, one emit or several ({ payload, port?, headers? }); triggers and',
   'stateful plugins implement run(input, ctx), an async iterable of emits pulled at the pace',
@@ -56,9 +58,11 @@ const PLUGIN_GUIDE = [
   'controls. Fail a message with StepFailure.retryable(...) or StepFailure.nonRetryable(...)',
   '(bad input is never retried). The context gives executionId, nodeId, signal (aborted when',
   'the run stops or the node times out), log, now, sleep, runSubWorkflow, awaitSignal and',
-  'report(event, outcome) for svc.plugin.events. Message ids are stable across replays and',
+  'report(event, outcome) for svc.plugin.events, and meter.count / meter.observe for the',
+  'meters of plugins (llm.tokens, llm.cost, svc.mcp.call). Message ids are stable across replays and',
   'resumes: use them with headers.attempt as idempotency keys for side effects. Register the',
-  'plugin in the plugin list of src/plugins and describe it in docs/plugins.md.',
+  'plugin in the plugin list of src/plugins and describe it in docs/plugins.md, or put it in',
+  'svc.plugins.dir.',
 ].join(' ');
 
 export const catalogTools = [

@@ -6,7 +6,7 @@ import type {
   MessageProcessor,
   NodeContext,
   NodeRuntime,
-  PluginMeasure,
+  MeterTags,
   ProcessResult,
   SignalAnswer,
   SignalRequest,
@@ -25,13 +25,21 @@ export interface TestContext extends NodeContext {
   readonly logs: LoggedLine[];
   /** What the plugin reported, as `event:outcome`, in order. */
   readonly reports: string[];
-  /** What the plugin added to its meters, in order. */
-  readonly measures: PluginMeasure[];
+  /** What the plugin added to its meters (`ctx.meter`), in order. */
+  readonly meterCalls: MeterCall[];
   readonly sleeps: number[];
   readonly subWorkflowCalls: SubWorkflowRequest[];
   /** Moves the clock; sleeps that are due resolve. */
   advance(ms: number): Promise<void>;
   abort(reason?: unknown): void;
+}
+
+/** One call of `ctx.meter`: the amount counted or the value observed. */
+export interface MeterCall {
+  readonly kind: 'count' | 'observe';
+  readonly name: string;
+  readonly value: number;
+  readonly tags: MeterTags;
 }
 
 export interface TestContextOptions {
@@ -51,7 +59,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   const sleeps: number[] = [];
   const subWorkflowCalls: SubWorkflowRequest[] = [];
   const reports: string[] = [];
-  const measures: PluginMeasure[] = [];
+  const meterCalls: MeterCall[] = [];
   let now = options.now ?? Date.UTC(2026, 0, 1);
   const timers: { at: number; resolve: () => void }[] = [];
   const log =
@@ -75,15 +83,20 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     startPayload: options.startPayload,
     logs,
     reports,
-    measures,
+    meterCalls,
     sleeps,
     subWorkflowCalls,
     now: () => now,
     report(event, outcome) {
       reports.push(`${event}:${outcome}`);
     },
-    measure(measure) {
-      measures.push(measure);
+    meter: {
+      count(name, tags = {}, amount = 1) {
+        meterCalls.push({ kind: 'count', name, value: amount, tags });
+      },
+      observe(name, value, tags = {}) {
+        meterCalls.push({ kind: 'observe', name, value, tags });
+      },
     },
     sleep(ms, sleepOptions) {
       sleeps.push(ms);

@@ -1,16 +1,24 @@
-// The run-time part of a plugin for a configuration, as the engine makes it when a node
-// starts: the configuration parsed by the plugin's schema, the server's safeguards.
-import { DEFAULT_SAFEGUARDS } from '../../plugin-api/index.js';
-import type { NodeRuntime, PluginDefinition, Safeguards } from '../../plugin-api/index.js';
+// The run-time part of a plugin for a configuration, as the host makes it when a node starts:
+// the configuration parsed by the plugin's schema, the settings the plugin declares.
+import type { Settings } from '../../config/index.js';
+import type { NodeRuntime, PluginDefinition, PluginSetup } from '../../plugin-api/index.js';
+import { TOOL_SETTINGS, settingsOf } from '../settings-of.js';
 
-export function runtimeOf<Config>(
-  plugin: PluginDefinition<Config>,
+/** A node's setup with the plugin's settings made from the tools' defaults and `settings`. */
+export function setupOf<Config, S>(
+  plugin: PluginDefinition<Config, S>,
+  settings: Partial<Settings> = {},
+  nodeId = 'node',
+): PluginSetup<S> {
+  const server = { ...TOOL_SETTINGS, ...settings };
+  return { nodeId, settings: settingsOf(plugin as PluginDefinition<unknown, S>, server) };
+}
+
+export function runtimeOf<Config, S>(
+  plugin: PluginDefinition<Config, S>,
   config: unknown,
-  safeguards: Partial<Safeguards> = {},
+  settings: Partial<Settings> = {},
 ): NodeRuntime {
   if (plugin.create === undefined) throw new Error(`${plugin.type} cannot run`);
-  return plugin.create(plugin.configSchema.parse(config), {
-    nodeId: 'node',
-    safeguards: { ...DEFAULT_SAFEGUARDS, ...safeguards },
-  });
+  return plugin.create(plugin.configSchema.parse(config), setupOf(plugin, settings));
 }

@@ -2,10 +2,16 @@
 // whose distance from the mean of the earlier values is more than `threshold` standard
 // deviations (a z-score) is an anomaly. The mean and deviation run over the node's whole
 // input (Welford's method), so memory stays constant however long the stream.
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import {
+  compileExpression,
+  definePlugin,
+  jsonataExpression,
+  positiveInt,
+  requireOneOf,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 import type { Message, MessageProcessor } from '../../../plugin-api/index.js';
-import { compileExpression } from '../runtime/expressions.js';
-import { jsonataExpression, positiveInt, requireOneOf } from '../schemas.js';
 import { jsonOf, withDecision } from './decision-output.js';
 
 /** Standard deviations from the mean when the node sets no threshold. */

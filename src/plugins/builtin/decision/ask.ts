@@ -3,8 +3,13 @@
 // run's and the session's approvals and answered through the signal call, whose `payload`
 // (or else `comment`) is the answer. Rejecting it answers too, with `approved: false`.
 import Handlebars from 'handlebars';
-import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
-import { requireOneOf } from '../schemas.js';
+import {
+  definePlugin,
+  messageOf,
+  requireOneOf,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 
 /** SPEC "Node-level engine settings": a signal wait defaults to 3600 s. */
 const DEFAULT_WAIT_SECONDS = 3600;

@@ -1,7 +1,12 @@
 // CLASSIFY (optional plugin decision): one port per class, `default` when none matches.
-import { definePlugin, z } from '../../../plugin-api/index.js';
-import { compileExpression, isTruthy } from '../runtime/expressions.js';
-import { configuredPorts, namedExpressions } from '../schemas.js';
+import {
+  compileExpression,
+  configuredPorts,
+  definePlugin,
+  isTruthy,
+  namedExpressions,
+  z,
+} from '../../../plugin-api/index.js';
 import { withDecision } from './decision-output.js';
 
 export const classifyPlugin = definePlugin({

@@ -1,10 +1,14 @@
 // DEDUPE (optional plugin decision): drops messages whose key was seen recently. Keys are
 // remembered per node and run, at most MAX_KEYS of them (the oldest are forgotten first), and
 // a key's time runs on the run's clock, so a pause does not make old keys expire.
-import { definePlugin, z } from '../../../plugin-api/index.js';
+import {
+  compileExpression,
+  definePlugin,
+  jsonataExpression,
+  positiveInt,
+  z,
+} from '../../../plugin-api/index.js';
 import type { Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
-import { compileExpression } from '../runtime/expressions.js';
-import { jsonataExpression, positiveInt } from '../schemas.js';
 import { jsonOf } from './decision-output.js';
 
 /** Keys remembered per node at most; beyond it the oldest are forgotten. */

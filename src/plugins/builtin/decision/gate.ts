@@ -1,7 +1,11 @@
 // GATE (optional plugin decision): pass or block each message (CONTRACT section 2 ports).
-import { definePlugin, z } from '../../../plugin-api/index.js';
-import { compileExpression, isTruthy } from '../runtime/expressions.js';
-import { jsonataExpression } from '../schemas.js';
+import {
+  compileExpression,
+  definePlugin,
+  isTruthy,
+  jsonataExpression,
+  z,
+} from '../../../plugin-api/index.js';
 
 export const gatePlugin = definePlugin({
   type: 'GATE',

@@ -1,7 +1,11 @@
 // SCORE (optional plugin decision): attaches a numeric score to each message.
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
-import { compileExpression } from '../runtime/expressions.js';
-import { jsonataExpression } from '../schemas.js';
+import {
+  compileExpression,
+  definePlugin,
+  jsonataExpression,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 import { jsonOf, withDecision } from './decision-output.js';
 
 export const scorePlugin = definePlugin({

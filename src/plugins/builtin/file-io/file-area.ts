@@ -5,10 +5,17 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import { messageOf, StepFailure } from '../../../plugin-api/index.js';
-import type { Message, MessageProcessor, NodeSetup } from '../../../plugin-api/index.js';
+import { messageOf, pluginSettings, StepFailure } from '../../../plugin-api/index.js';
+import type { Message, MessageProcessor, PluginSetup } from '../../../plugin-api/index.js';
 
 export const FILES_OFF = 'File access is disabled: set svc.files.base-dir';
+
+/** The one setting both types read: the directory, or null when file access is off. */
+export const fileSettings = pluginSettings(['svc.files.base-dir'], (values) => ({
+  baseDir: values['svc.files.base-dir'],
+}));
+
+type FileSettings = ReturnType<typeof fileSettings.make>;
 
 /** Error codes of the file system that another attempt may get past. */
 const RETRYABLE_CODES = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'EIO', 'ENOSPC']);
@@ -30,10 +37,10 @@ export interface AreaFile {
  * cannot run.
  */
 export function inFileArea(
-  setup: NodeSetup,
+  setup: PluginSetup<FileSettings>,
   make: (area: FileArea) => MessageProcessor,
 ): MessageProcessor {
-  const baseDir = setup.safeguards.filesBaseDir;
+  const { baseDir } = setup.settings;
   if (baseDir === null) {
     return {
       process: () => {

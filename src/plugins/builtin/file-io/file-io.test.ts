@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SAFEGUARDS, StepFailure } from '../../../plugin-api/index.js';
+import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
 import { FILES_OFF } from './file-area.js';
@@ -25,13 +25,13 @@ afterEach(async () => {
 
 function writer(config: Record<string, unknown>, baseDir: string | null = base): MessageProcessor {
   const parsed = fileWritePlugin.configSchema.parse(config);
-  const setup = { nodeId: 'write', safeguards: { ...DEFAULT_SAFEGUARDS, filesBaseDir: baseDir } };
+  const setup = { nodeId: 'write', settings: { baseDir } };
   return fileWritePlugin.create!(parsed, setup) as MessageProcessor;
 }
 
 function reader(config: Record<string, unknown>, baseDir: string | null = base): MessageProcessor {
   const parsed = fileReadPlugin.configSchema.parse(config);
-  const setup = { nodeId: 'read', safeguards: { ...DEFAULT_SAFEGUARDS, filesBaseDir: baseDir } };
+  const setup = { nodeId: 'read', settings: { baseDir } };
   return fileReadPlugin.create!(parsed, setup) as MessageProcessor;
 }
 

@@ -1,11 +1,10 @@
 // FILE_READ (optional plugin file-io): reads a file inside `svc.files.base-dir` per message
 // and emits `{ path, content }`.
 import { readFile } from 'node:fs/promises';
-import { definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, handlebarsTemplate, z } from '../../../plugin-api/index.js';
 import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
-import { handlebarsTemplate } from '../schemas.js';
 import type { FileArea } from './file-area.js';
-import { fileFailure, filePathOf, inFileArea } from './file-area.js';
+import { fileFailure, filePathOf, fileSettings, inFileArea } from './file-area.js';
 import { fileEncoding } from './file-encoding.js';
 import type { FileEncoding } from './file-encoding.js';
 
@@ -33,6 +32,7 @@ export const fileReadPlugin = definePlugin({
   description: 'Reads a file per message and emits { path, content }.',
   configSchema,
   outputPorts: () => ['out'],
+  settings: fileSettings,
   create: (config, setup) =>
     inFileArea(setup, (area) => new FileRead(area, filePathOf(config.path), config.encoding)),
 });

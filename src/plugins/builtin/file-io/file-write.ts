@@ -3,10 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, handlebarsTemplate, StepFailure, z } from '../../../plugin-api/index.js';
 import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
-import { handlebarsTemplate } from '../schemas.js';
-import { fileFailure, filePathOf, inFileArea } from './file-area.js';
+import { fileFailure, filePathOf, fileSettings, inFileArea } from './file-area.js';
 import type { AreaFile, FileArea } from './file-area.js';
 import { fileEncoding } from './file-encoding.js';
 import type { FileEncoding } from './file-encoding.js';
@@ -39,6 +38,7 @@ export const fileWritePlugin = definePlugin({
     'Writes each payload to a file, replacing it or appending to it; emits { path, bytes }.',
   configSchema,
   outputPorts: () => ['out'],
+  settings: fileSettings,
   create: (config, setup) => inFileArea(setup, (area) => new FileWrite(area, config)),
 });
 

@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import type { Emit, Message, StreamNode } from '../../../plugin-api/index.js';
 import { collect, createTestContext, message } from '../../testing/fake-context.js';
@@ -7,7 +6,7 @@ import { aggregatorPlugin } from './aggregator.js';
 function aggregator(config: Record<string, unknown>): StreamNode {
   const runtime = aggregatorPlugin.create!(aggregatorPlugin.configSchema.parse(config), {
     nodeId: 'n',
-    safeguards: DEFAULT_SAFEGUARDS,
+    settings: undefined,
   });
   if (!('run' in runtime)) throw new Error('AGGREGATOR is a stream node');
   return runtime;

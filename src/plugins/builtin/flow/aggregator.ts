@@ -1,9 +1,13 @@
 // AGGREGATOR: groups messages by count or time into one message (CONTRACT section 2).
-import { definePlugin, z } from '../../../plugin-api/index.js';
-import type { Emit, Message, NodeContext } from '../../../plugin-api/index.js';
-import { compileExpression } from '../runtime/expressions.js';
-import type { CompiledExpression } from '../runtime/expressions.js';
-import { jsonataExpression, positiveInt, requireOneOf } from '../schemas.js';
+import {
+  compileExpression,
+  definePlugin,
+  jsonataExpression,
+  positiveInt,
+  requireOneOf,
+  z,
+} from '../../../plugin-api/index.js';
+import type { CompiledExpression, Emit, Message, NodeContext } from '../../../plugin-api/index.js';
 
 export const aggregatorPlugin = definePlugin({
   type: 'AGGREGATOR',

@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { message, processAll } from '../../testing/fake-context.js';
 import { branchPlugin } from './branch.js';
@@ -11,7 +10,7 @@ const runtime = branchPlugin.create!(
       { name: 'never', expression: '$error("not evaluated")' },
     ],
   }),
-  { nodeId: 'n', safeguards: DEFAULT_SAFEGUARDS },
+  { nodeId: 'n', settings: undefined },
 );
 
 describe('BRANCH', () => {
@@ -28,7 +27,7 @@ describe('BRANCH', () => {
   it('sends a message no case matches to default (CONTRACT 2: BRANCH)', async () => {
     const other = branchPlugin.create!(
       branchPlugin.configSchema.parse({ cases: [{ name: 'big', expression: 'n > 100' }] }),
-      { nodeId: 'n', safeguards: DEFAULT_SAFEGUARDS },
+      { nodeId: 'n', settings: undefined },
     );
     expect(await processAll(other, [message({ n: 1 })])).toEqual([
       { payload: { n: 1 }, port: 'default' },

@@ -1,7 +1,12 @@
 // BRANCH: one port per case, `default` when no case matches (CONTRACT section 2).
-import { definePlugin, z } from '../../../plugin-api/index.js';
-import { compileExpression, isTruthy } from '../runtime/expressions.js';
-import { configuredPorts, namedExpressions } from '../schemas.js';
+import {
+  compileExpression,
+  configuredPorts,
+  definePlugin,
+  isTruthy,
+  namedExpressions,
+  z,
+} from '../../../plugin-api/index.js';
 
 export const branchPlugin = definePlugin({
   type: 'BRANCH',

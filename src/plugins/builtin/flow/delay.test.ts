@@ -1,11 +1,10 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
 import { delayPlugin } from './delay.js';
 
 const runtime = delayPlugin.create!(delayPlugin.configSchema.parse({ delayMs: 1000 }), {
   nodeId: 'n',
-  safeguards: DEFAULT_SAFEGUARDS,
+  settings: undefined,
 });
 
 describe('DELAY', () => {

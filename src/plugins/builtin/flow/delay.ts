@@ -1,6 +1,5 @@
 // DELAY: holds each message for a fixed time (CONTRACT section 2).
-import { definePlugin, z } from '../../../plugin-api/index.js';
-import { nonNegativeInt } from '../schemas.js';
+import { definePlugin, nonNegativeInt, z } from '../../../plugin-api/index.js';
 
 export const delayPlugin = definePlugin({
   type: 'DELAY',

@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { message, processAll } from '../../testing/fake-context.js';
 import { filterPlugin } from './filter.js';
@@ -6,7 +5,7 @@ import { filterPlugin } from './filter.js';
 function runtimeOf(expression: string) {
   return filterPlugin.create!(filterPlugin.configSchema.parse({ expression }), {
     nodeId: 'n',
-    safeguards: DEFAULT_SAFEGUARDS,
+    settings: undefined,
   });
 }
 

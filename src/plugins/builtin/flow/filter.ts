@@ -1,7 +1,11 @@
 // FILTER: routes each message by a JSONata predicate (CONTRACT section 2).
-import { definePlugin, z } from '../../../plugin-api/index.js';
-import { compileExpression, isTruthy } from '../runtime/expressions.js';
-import { jsonataExpression } from '../schemas.js';
+import {
+  compileExpression,
+  definePlugin,
+  isTruthy,
+  jsonataExpression,
+  z,
+} from '../../../plugin-api/index.js';
 
 export const filterPlugin = definePlugin({
   type: 'FILTER',

@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
@@ -9,7 +8,7 @@ type LoopPlugin = typeof loopPredicatePlugin;
 function loop(plugin: LoopPlugin, config: Record<string, unknown>): MessageProcessor {
   const runtime = plugin.create!(plugin.configSchema.parse(config), {
     nodeId: 'n',
-    safeguards: DEFAULT_SAFEGUARDS,
+    settings: undefined,
   });
   if ('run' in runtime) throw new Error(`${plugin.type} is a per-message processor`);
   return runtime;

@@ -1,8 +1,14 @@
 // LOOP_PREDICATE and LOOP_STREAM: apply a step while a condition holds; they share keys.
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import {
+  compileExpression,
+  definePlugin,
+  isTruthy,
+  jsonataExpression,
+  positiveInt,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 import type { Emit, Message, NodeContext } from '../../../plugin-api/index.js';
-import { compileExpression, isTruthy } from '../runtime/expressions.js';
-import { jsonataExpression, positiveInt } from '../schemas.js';
 
 const loopConfig = z.looseObject({
   condition: jsonataExpression().describe('JSONata predicate; the loop goes on while it is true'),

@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { message, processAll } from '../../testing/fake-context.js';
 import { recipientListPlugin } from './recipient-list.js';
@@ -7,7 +6,7 @@ function runtimeOf(expression?: string) {
   const config = { recipients: ['audit', 'mail', 'sms'], ...(expression && { expression }) };
   return recipientListPlugin.create!(recipientListPlugin.configSchema.parse(config), {
     nodeId: 'n',
-    safeguards: DEFAULT_SAFEGUARDS,
+    settings: undefined,
   });
 }
 

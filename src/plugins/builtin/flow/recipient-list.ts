@@ -1,8 +1,14 @@
 // RECIPIENT_LIST: sends each message to several named ports.
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import {
+  compileExpression,
+  configuredPorts,
+  definePlugin,
+  jsonataExpression,
+  portNameList,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 import type { Emit } from '../../../plugin-api/index.js';
-import { compileExpression } from '../runtime/expressions.js';
-import { configuredPorts, jsonataExpression, portNameList } from '../schemas.js';
 
 export const recipientListPlugin = definePlugin({
   type: 'RECIPIENT_LIST',

@@ -1,8 +1,11 @@
 // SPLITTER: one message per item of an array (CONTRACT section 2).
-import { definePlugin, z } from '../../../plugin-api/index.js';
+import {
+  compileExpression,
+  definePlugin,
+  jsonataExpression,
+  z,
+} from '../../../plugin-api/index.js';
 import type { Emit } from '../../../plugin-api/index.js';
-import { compileExpression } from '../runtime/expressions.js';
-import { jsonataExpression } from '../schemas.js';
 
 export const splitterPlugin = definePlugin({
   type: 'SPLITTER',

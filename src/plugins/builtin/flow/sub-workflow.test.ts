@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor, SubWorkflowRequest } from '../../../plugin-api/index.js';
@@ -8,7 +7,7 @@ import { subWorkflowPlugin } from './sub-workflow.js';
 function subWorkflow(config: Record<string, unknown>): MessageProcessor {
   const runtime = subWorkflowPlugin.create!(subWorkflowPlugin.configSchema.parse(config), {
     nodeId: 'n',
-    safeguards: DEFAULT_SAFEGUARDS,
+    settings: undefined,
   });
   if ('run' in runtime) throw new Error('SUB_WORKFLOW is a per-message processor');
   return runtime;

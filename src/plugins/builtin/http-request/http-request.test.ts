@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SAFEGUARDS, StepFailure } from '../../../plugin-api/index.js';
+import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
 import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
@@ -51,7 +51,7 @@ afterEach(async () => {
 
 function runtimeOf(config: unknown): MessageProcessor {
   const parsed = httpRequestPlugin.configSchema.parse(config);
-  const setup = { nodeId: 'call', safeguards: DEFAULT_SAFEGUARDS };
+  const setup = { nodeId: 'call', settings: undefined };
   return httpRequestPlugin.create!(parsed, setup) as MessageProcessor;
 }
 

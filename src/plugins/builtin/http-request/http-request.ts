@@ -1,10 +1,14 @@
 // HTTP_REQUEST (optional plugin http-request): one HTTP call per message; the response is the
 // emitted payload. Delivery is at-least-once (per-message retries, resumes), so every request
 // carries the stable message id as `Idempotency-Key` unless the node sets that header itself.
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import {
+  definePlugin,
+  describeFetchError as describe,
+  httpUrl,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 import type { Emit, Message, NodeContext } from '../../../plugin-api/index.js';
-import { httpUrl } from '../schemas.js';
-import { describeFetchError as describe } from '../runtime/fetch-errors.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 /** Most response body bytes read; a larger answer fails the message. */

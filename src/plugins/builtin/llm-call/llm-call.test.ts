@@ -3,11 +3,13 @@
 // per-provider rate (SPEC Workflow-author safeguards), and the llm.* meters (SPEC Meters).
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SAFEGUARDS, StepFailure } from '../../../plugin-api/index.js';
-import type { MessageProcessor, Safeguards } from '../../../plugin-api/index.js';
+import { StepFailure } from '../../../plugin-api/index.js';
+import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
 import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
+import { setupOf } from '../../testing/runtime-of.js';
 import { llmCallPlugin } from './llm-call.js';
+import type { LlmCallSettings } from './llm-call.js';
 import { LlmRateLimiter, RATE_WINDOW_MS } from './llm-rate-limiter.js';
 
 let server: Server | undefined;
@@ -76,10 +78,11 @@ function defaultReply(received: Received): { status: number; body: unknown } {
 
 function llm(
   config: Record<string, unknown>,
-  safeguards: Partial<Safeguards> = {},
+  safeguards: Partial<LlmCallSettings> = {},
 ): MessageProcessor {
   const parsed = llmCallPlugin.configSchema.parse(config);
-  const setup = { nodeId: 'llm', safeguards: { ...DEFAULT_SAFEGUARDS, ...safeguards } };
+  const defaults = setupOf(llmCallPlugin, {}, 'llm');
+  const setup = { ...defaults, settings: { ...defaults.settings, ...safeguards } };
   return llmCallPlugin.create!(parsed, setup) as MessageProcessor;
 }
 
@@ -118,10 +121,20 @@ describe('LLM_CALL', () => {
       usage: { inputTokens: 12, outputTokens: 4 },
       cost: 0.002,
     });
-    expect(ctx.measures).toEqual([
-      { meter: 'llm.tokens', provider: 'local', direction: 'input', amount: 12 },
-      { meter: 'llm.tokens', provider: 'local', direction: 'output', amount: 4 },
-      { meter: 'llm.cost', provider: 'local', amount: 0.002 },
+    expect(ctx.meterCalls).toEqual([
+      {
+        kind: 'count',
+        name: 'llm.tokens',
+        value: 12,
+        tags: { provider: 'local', direction: 'input' },
+      },
+      {
+        kind: 'count',
+        name: 'llm.tokens',
+        value: 4,
+        tags: { provider: 'local', direction: 'output' },
+      },
+      { kind: 'count', name: 'llm.cost', value: 0.002, tags: { provider: 'local' } },
     ]);
     expect(ctx.reports).toEqual(['llm.call:completed']);
   });
@@ -218,7 +231,7 @@ describe('LLM_CALL', () => {
     );
     await expect(failing).rejects.toThrow('LLM answer matches svc.llm.deny-output-patterns[0]');
     await expect(failing).rejects.toHaveProperty('retryable', false);
-    expect(ctx.measures.map((measure) => measure.meter)).toEqual(['llm.tokens', 'llm.tokens']);
+    expect(ctx.meterCalls.map((call) => call.name)).toEqual(['llm.tokens', 'llm.tokens']);
     // Without the filter the tool call comes out parsed.
     const [emit] = await processAll(llm({ provider: 'local', baseUrl, model: 'm' }), [
       message('clean up'),

@@ -2,17 +2,20 @@
 // and output filters, prompt budget and per-provider rate (SPEC Workflow-author safeguards):
 // a refused call fails as bad input and is not retried.
 import Handlebars from 'handlebars';
-import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
-import type {
-  Emit,
-  Message,
-  MessageProcessor,
-  NodeContext,
-  Safeguards,
+import {
+  definePlugin,
+  describeFetchError,
+  handlebarsTemplate,
+  httpUrl,
+  messageOf,
+  pluginSettings,
+  positiveInt,
+  StepFailure,
+  z,
 } from '../../../plugin-api/index.js';
-import { describeFetchError } from '../runtime/fetch-errors.js';
-import { handlebarsTemplate, httpUrl, positiveInt } from '../schemas.js';
+import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
 import { protocolOf } from './llm-providers.js';
+import { LlmRateLimiter } from './llm-rate-limiter.js';
 import type { LlmAnswer, LlmProtocol, LlmRequest } from './llm-providers.js';
 
 /** The `plugin` tag of `svc.plugin.events` for calls. */
@@ -56,6 +59,27 @@ const configSchema = z.looseObject({
 
 type LlmCallConfig = z.output<typeof configSchema>;
 
+/**
+ * The safeguards of the type, made once per server: the filters compiled, and one rate limiter
+ * that every LLM_CALL node of the server shares.
+ */
+const settings = pluginSettings(
+  [
+    'svc.llm.deny-input-patterns',
+    'svc.llm.deny-output-patterns',
+    'svc.llm.max-input-chars',
+    'svc.llm.rate-limit.*',
+  ],
+  (values) => ({
+    llmDenyInputPatterns: values['svc.llm.deny-input-patterns'].map((text) => new RegExp(text)),
+    llmDenyOutputPatterns: values['svc.llm.deny-output-patterns'].map((text) => new RegExp(text)),
+    llmMaxInputChars: values['svc.llm.max-input-chars'],
+    llmRequests: new LlmRateLimiter(values['svc.llm.rate-limit.*']),
+  }),
+);
+
+export type LlmCallSettings = ReturnType<typeof settings.make>;
+
 export const llmCallPlugin = definePlugin({
   type: 'LLM_CALL',
   kind: 'processor',
@@ -64,17 +88,18 @@ export const llmCallPlugin = definePlugin({
   configSchema,
   outputPorts: () => ['out'],
   defaultTimeoutSeconds: 30,
-  create: (config, setup) => new LlmCall(config, setup.safeguards),
+  settings,
+  create: (config, setup) => new LlmCall(config, setup.settings),
 });
 
 class LlmCall implements MessageProcessor {
   readonly #config: LlmCallConfig;
-  readonly #safeguards: Safeguards;
+  readonly #safeguards: LlmCallSettings;
   readonly #protocol: LlmProtocol;
   readonly #promptOf: (message: Message) => string;
   readonly #systemOf: ((message: Message) => string) | undefined;
 
-  constructor(config: LlmCallConfig, safeguards: Safeguards) {
+  constructor(config: LlmCallConfig, safeguards: LlmCallSettings) {
     this.#config = config;
     this.#safeguards = safeguards;
     this.#protocol = protocolOf(config.provider);
@@ -114,9 +139,9 @@ class LlmCall implements MessageProcessor {
       );
       // Tokens are spent whether or not the answer passes the output filter.
       const { inputTokens, outputTokens } = answer.usage;
-      ctx.measure({ meter: 'llm.tokens', provider, direction: 'input', amount: inputTokens });
-      ctx.measure({ meter: 'llm.tokens', provider, direction: 'output', amount: outputTokens });
-      if (answer.cost !== null) ctx.measure({ meter: 'llm.cost', provider, amount: answer.cost });
+      ctx.meter.count('llm.tokens', { provider, direction: 'input' }, inputTokens);
+      ctx.meter.count('llm.tokens', { provider, direction: 'output' }, outputTokens);
+      if (answer.cost !== null) ctx.meter.count('llm.cost', { provider }, answer.cost);
       const denied = this.#outputRefusal(answer);
       if (denied !== undefined) {
         outcome = 'refused';

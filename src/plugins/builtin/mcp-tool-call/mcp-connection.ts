@@ -7,8 +7,7 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { StepFailure } from '../../../plugin-api/index.js';
-import { describeFetchError } from '../runtime/fetch-errors.js';
+import { describeFetchError, StepFailure } from '../../../plugin-api/index.js';
 
 /** The client's name and version as the MCP server sees them. */
 const CLIENT_INFO = { name: 'workflow-service', version: '0.0.1-SNAPSHOT' };

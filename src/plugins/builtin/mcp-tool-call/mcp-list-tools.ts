@@ -1,9 +1,8 @@
 // MCP_LIST_TOOLS (optional plugin mcp-tool-call): emits the tools of an MCP server for each
 // message, limited to `svc.mcp-client.allowed-tools` when that is set: a workflow (an agent
 // loop above all) sees only the tools it may call.
-import { definePlugin, z } from '../../../plugin-api/index.js';
-import type { Emit, MessageProcessor, NodeContext, Safeguards } from '../../../plugin-api/index.js';
-import { httpUrl } from '../schemas.js';
+import { definePlugin, httpUrl, pluginSettings, z } from '../../../plugin-api/index.js';
+import type { Emit, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
 import { McpConnection, SDK_TIMEOUT_MS, mcpFailure } from './mcp-connection.js';
 
 /** The `plugin` tag of `svc.plugin.events` for listings. */
@@ -31,17 +30,21 @@ export const mcpListToolsPlugin = definePlugin({
   configSchema,
   outputPorts: () => ['out'],
   defaultTimeoutSeconds: 30,
+  settings: pluginSettings(['svc.mcp-client.allowed-tools'], (values) => ({
+    allowedTools: values['svc.mcp-client.allowed-tools'],
+  })),
   create: (config, setup) =>
-    new McpListTools(new McpConnection(config.url, config.headers), setup.safeguards),
+    new McpListTools(new McpConnection(config.url, config.headers), setup.settings.allowedTools),
 });
 
 class McpListTools implements MessageProcessor {
   readonly #connection: McpConnection;
-  readonly #safeguards: Safeguards;
+  /** Tools the workflow may see; empty: all of them. */
+  readonly #allowed: readonly string[];
 
-  constructor(connection: McpConnection, safeguards: Safeguards) {
+  constructor(connection: McpConnection, allowed: readonly string[]) {
     this.#connection = connection;
-    this.#safeguards = safeguards;
+    this.#allowed = allowed;
   }
 
   async process(_message: unknown, ctx: NodeContext): Promise<Emit> {
@@ -63,7 +66,7 @@ class McpListTools implements MessageProcessor {
         }
         cursor = page.nextCursor;
       } while (cursor !== undefined);
-      const allowed = this.#safeguards.mcpAllowedTools;
+      const allowed = this.#allowed;
       ctx.report(LIST_EVENT, 'completed');
       const listed =
         allowed.length === 0 ? tools : tools.filter((tool) => allowed.includes(tool.name));

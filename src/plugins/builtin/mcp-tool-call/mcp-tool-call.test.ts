@@ -5,12 +5,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEFAULT_SAFEGUARDS, StepFailure } from '../../../plugin-api/index.js';
-import type { MessageProcessor, Safeguards } from '../../../plugin-api/index.js';
+import { StepFailure } from '../../../plugin-api/index.js';
+import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
 import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
 import { mcpListToolsPlugin } from './mcp-list-tools.js';
 import { mcpToolCallPlugin } from './mcp-tool-call.js';
+import type { McpToolCallSettings } from './mcp-tool-call.js';
+import { setupOf } from '../../testing/runtime-of.js';
 
 let server: Server | undefined;
 
@@ -77,10 +79,11 @@ async function startMcpServer(): Promise<{ url: string; calls: Calls }> {
 
 function caller(
   config: Record<string, unknown>,
-  safeguards: Partial<Safeguards> = {},
+  safeguards: Partial<McpToolCallSettings> = {},
 ): MessageProcessor {
   const parsed = mcpToolCallPlugin.configSchema.parse(config);
-  const setup = { nodeId: 'tool', safeguards: { ...DEFAULT_SAFEGUARDS, ...safeguards } };
+  const defaults = setupOf(mcpToolCallPlugin, {}, 'tool');
+  const setup = { ...defaults, settings: { ...defaults.settings, ...safeguards } };
   return mcpToolCallPlugin.create!(parsed, setup) as MessageProcessor;
 }
 
@@ -111,8 +114,12 @@ describe('MCP_TOOL_CALL', () => {
     expect(asText).toBeInstanceOf(StepFailure);
     expect(asText).toHaveProperty('retryable', false);
     expect(calls.tools).toEqual(['add', 'add']);
-    expect(ctx.measures).toEqual([
-      expect.objectContaining({ meter: 'svc.mcp.call', tool: 'add', outcome: 'completed' }),
+    expect(ctx.meterCalls).toEqual([
+      expect.objectContaining({
+        kind: 'observe',
+        name: 'svc.mcp.call',
+        tags: { tool: 'add', outcome: 'completed' },
+      }),
     ]);
   });
 
@@ -130,7 +137,7 @@ describe('MCP_TOOL_CALL', () => {
     const failing = processAll(caller({ url, tool: 'broken' }), [message({})], ctx);
     await expect(failing).rejects.toThrow("MCP tool 'broken' failed: the disk is on fire");
     await expect(failing).rejects.toHaveProperty('retryable', false);
-    expect(ctx.measures).toEqual([expect.objectContaining({ outcome: 'failed' })]);
+    expect(ctx.meterCalls.map((call) => call.tags['outcome'])).toEqual(['failed']);
   });
 
   it('fails as retryable when the server cannot be reached', async () => {
@@ -152,7 +159,7 @@ describe('MCP_TOOL_CALL', () => {
     await expect(failing).rejects.toThrow("MCP tool 'add' is not in svc.mcp-client.allowed-tools");
     await expect(failing).rejects.toHaveProperty('retryable', false);
     expect(calls.tools).toEqual([]);
-    expect(ctx.measures).toEqual([expect.objectContaining({ outcome: 'refused' })]);
+    expect(ctx.meterCalls.map((call) => call.tags['outcome'])).toEqual(['refused']);
   });
 
   it('refuses arguments over svc.mcp-client.max-argument-bytes and counts mcp.budget.exceeded', async () => {
@@ -198,16 +205,16 @@ describe('MCP_TOOL_CALL', () => {
     ctx.abort(new Error('stopped by the operator'));
     await expect(failing).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(ctx.measures).toEqual([expect.objectContaining({ outcome: 'stopped' })]);
+    expect(ctx.meterCalls.map((call) => call.tags['outcome'])).toEqual(['stopped']);
   });
 });
 
 describe('MCP_LIST_TOOLS', () => {
   it('emits the tools of the server, only the allowed ones when svc.mcp-client.allowed-tools is set', async () => {
     const { url } = await startMcpServer();
-    const list = (safeguards: Partial<Safeguards>) => {
+    const list = (settings: { readonly allowedTools?: readonly string[] }) => {
       const parsed = mcpListToolsPlugin.configSchema.parse({ url });
-      const setup = { nodeId: 'list', safeguards: { ...DEFAULT_SAFEGUARDS, ...safeguards } };
+      const setup = { nodeId: 'list', settings: { allowedTools: [], ...settings } };
       return processAll(mcpListToolsPlugin.create!(parsed, setup), [message(null)]);
     };
     const [all] = await list({});
@@ -218,7 +225,7 @@ describe('MCP_LIST_TOOLS', () => {
       description: 'Adds two numbers',
       inputSchema: expect.objectContaining({ type: 'object' }),
     });
-    const [allowed] = await list({ mcpAllowedTools: ['slow'] });
+    const [allowed] = await list({ allowedTools: ['slow'] });
     expect(
       (allowed?.payload as { tools: { name: string }[] }).tools.map((tool) => tool.name),
     ).toEqual(['slow']);

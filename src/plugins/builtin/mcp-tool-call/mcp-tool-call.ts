@@ -2,16 +2,34 @@
 // once per message, under the server's allow-list and argument filters (SPEC Workflow-author
 // safeguards): a refused call fails as bad input and is not retried.
 import Handlebars from 'handlebars';
-import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
-import type {
-  Emit,
-  Message,
-  MessageProcessor,
-  NodeContext,
-  Safeguards,
+import {
+  definePlugin,
+  httpUrl,
+  messageOf,
+  pluginSettings,
+  StepFailure,
+  z,
 } from '../../../plugin-api/index.js';
-import { httpUrl } from '../schemas.js';
+import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
 import { McpConnection, SDK_TIMEOUT_MS, mcpFailure } from './mcp-connection.js';
+
+/** The safeguards of the type, with the deny patterns compiled once per server. */
+const settings = pluginSettings(
+  [
+    'svc.mcp-client.allowed-tools',
+    'svc.mcp-client.max-argument-bytes',
+    'svc.mcp-client.deny-argument-patterns',
+  ],
+  (values) => ({
+    mcpAllowedTools: values['svc.mcp-client.allowed-tools'],
+    mcpMaxArgumentBytes: values['svc.mcp-client.max-argument-bytes'],
+    mcpDenyArgumentPatterns: values['svc.mcp-client.deny-argument-patterns'].map(
+      (pattern) => new RegExp(pattern),
+    ),
+  }),
+);
+
+export type McpToolCallSettings = ReturnType<typeof settings.make>;
 
 /** The `plugin` tag of `svc.plugin.events` for calls refused over the argument budget. */
 export const BUDGET_EVENT = 'mcp.budget.exceeded';
@@ -48,16 +66,17 @@ export const mcpToolCallPlugin = definePlugin({
   configSchema,
   outputPorts: () => ['out'],
   defaultTimeoutSeconds: 30,
-  create: (config, setup) => new McpToolCall(config, setup.safeguards),
+  settings,
+  create: (config, setup) => new McpToolCall(config, setup.settings),
 });
 
 class McpToolCall implements MessageProcessor {
   readonly #tool: string;
   readonly #argumentsOf: (message: Message) => Record<string, unknown>;
-  readonly #safeguards: Safeguards;
+  readonly #safeguards: McpToolCallSettings;
   readonly #connection: McpConnection;
 
-  constructor(config: McpToolCallConfig, safeguards: Safeguards) {
+  constructor(config: McpToolCallConfig, safeguards: McpToolCallSettings) {
     this.#tool = config.tool;
     this.#argumentsOf = argumentsOf(config.arguments);
     this.#safeguards = safeguards;
@@ -67,12 +86,7 @@ class McpToolCall implements MessageProcessor {
   async process(message: Message, ctx: NodeContext): Promise<Emit> {
     const started = ctx.now();
     const measure = (outcome: string): void => {
-      ctx.measure({
-        meter: 'svc.mcp.call',
-        tool: this.#tool,
-        outcome,
-        milliseconds: ctx.now() - started,
-      });
+      ctx.meter.observe('svc.mcp.call', ctx.now() - started, { tool: this.#tool, outcome });
     };
     const args = this.#argumentsOf(message);
     const refusal = refusalOf(this.#tool, args, this.#safeguards);
@@ -119,7 +133,7 @@ class McpToolCall implements MessageProcessor {
 export function refusalOf(
   tool: string,
   args: Readonly<Record<string, unknown>>,
-  safeguards: Safeguards,
+  safeguards: McpToolCallSettings,
 ): { readonly reason: string; readonly overBudget: boolean } | undefined {
   const allowed = safeguards.mcpAllowedTools;
   if (allowed.length > 0 && !allowed.includes(tool)) {

@@ -4,15 +4,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SAFEGUARDS, StepFailure } from '../../../plugin-api/index.js';
-import type { MessageProcessor, Safeguards } from '../../../plugin-api/index.js';
+import { StepFailure } from '../../../plugin-api/index.js';
+import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
 import { MAX_OUTPUT_BYTES, processExecutorPlugin } from './process-executor.js';
+import type { ProcessSettings } from './process-executor.js';
 
 const NODE = process.execPath;
 /** Node allowed by the list: most tests run `node -e <script>`. */
-const NODE_ONLY: Safeguards = { ...DEFAULT_SAFEGUARDS, processAllowedCommands: [NODE] };
-const ANY: Safeguards = { ...DEFAULT_SAFEGUARDS, processAllowAny: true };
+/** Process execution off, as a server's defaults have it. */
+const OFF: ProcessSettings = {
+  'svc.process.allowed-commands': [],
+  'svc.process.allow-any': false,
+};
+const NODE_ONLY: ProcessSettings = { ...OFF, 'svc.process.allowed-commands': [NODE] };
+const ANY: ProcessSettings = { ...OFF, 'svc.process.allow-any': true };
 
 let dir = '';
 const started: number[] = [];
@@ -36,10 +42,10 @@ afterEach(() => {
   }
 });
 
-function runtimeOf(config: unknown, safeguards: Safeguards = NODE_ONLY): MessageProcessor {
+function runtimeOf(config: unknown, settings: ProcessSettings = NODE_ONLY): MessageProcessor {
   return processExecutorPlugin.create!(processExecutorPlugin.configSchema.parse(config), {
     nodeId: 'n',
-    safeguards,
+    settings,
   }) as MessageProcessor;
 }
 
@@ -292,7 +298,7 @@ describe('PROCESS_EXECUTOR reports (SPEC Meters: svc.plugin.events)', () => {
 
 describe('PROCESS_EXECUTOR safeguards (SPEC Workflow-author safeguards)', () => {
   it('refuses every message while process execution is off', async () => {
-    const failure = await failureOfRun(runtimeOf({ command: NODE }, DEFAULT_SAFEGUARDS));
+    const failure = await failureOfRun(runtimeOf({ command: NODE }, OFF));
     expect(failure.retryable).toBe(false);
     expect(failure.message).toBe(
       'Process execution is disabled: set svc.process.allowed-commands or svc.process.allow-any',
@@ -314,7 +320,7 @@ describe('PROCESS_EXECUTOR safeguards (SPEC Workflow-author safeguards)', () => 
   });
 
   it('runs a listed command given by its exact name', async () => {
-    const safeguards = { ...DEFAULT_SAFEGUARDS, processAllowedCommands: ['/bin/echo', 'true'] };
+    const safeguards = { ...OFF, 'svc.process.allowed-commands': ['/bin/echo', 'true'] };
     const emits = await processAll(
       runtimeOf({ command: '/bin/echo', args: ['a', 'b'] }, safeguards),
       [message(null)],
@@ -323,7 +329,7 @@ describe('PROCESS_EXECUTOR safeguards (SPEC Workflow-author safeguards)', () => 
   });
 
   it('ignores allow-any while the allow-list is set', async () => {
-    const safeguards = { ...NODE_ONLY, processAllowAny: true };
+    const safeguards = { ...NODE_ONLY, 'svc.process.allow-any': true };
     const failure = await failureOfRun(runtimeOf({ command: '/bin/echo' }, safeguards));
     expect(failure.message).toBe("Command '/bin/echo' is not in svc.process.allowed-commands");
   });
@@ -344,9 +350,7 @@ describe('PROCESS_EXECUTOR safeguards (SPEC Workflow-author safeguards)', () => 
       [message(null)],
     );
     expect(emits[0]?.payload).toMatchObject({ exitCode: 0, stdout: 'HI\n' });
-    const off = await failureOfRun(
-      runtimeOf({ command: 'echo hi', useShell: true }, DEFAULT_SAFEGUARDS),
-    );
+    const off = await failureOfRun(runtimeOf({ command: 'echo hi', useShell: true }, OFF));
     expect(off.message).toBe(
       'Process execution is disabled: set svc.process.allowed-commands or svc.process.allow-any',
     );

@@ -2,13 +2,13 @@
 // Which commands may run is a server safeguard (SPEC Workflow-author safeguards), checked when
 // the node starts, on the configuration with its placeholders resolved.
 import { stat } from 'node:fs/promises';
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import { StepFailure, definePlugin, pluginSettings, z } from '../../../plugin-api/index.js';
 import type {
   Emit,
   Message,
   MessageProcessor,
   NodeContext,
-  Safeguards,
+  SettingValues,
 } from '../../../plugin-api/index.js';
 import { ProcessRun } from './process-run.js';
 import type { ProcessOutcome } from './process-run.js';
@@ -34,6 +34,11 @@ const configSchema = z.looseObject({
 
 type ProcessExecutorConfig = z.output<typeof configSchema>;
 
+/** The safeguards of the type: which executables may run. */
+export type ProcessSettings = SettingValues<
+  'svc.process.allowed-commands' | 'svc.process.allow-any'
+>;
+
 export const processExecutorPlugin = definePlugin({
   type: 'PROCESS_EXECUTOR',
   kind: 'processor',
@@ -42,8 +47,12 @@ export const processExecutorPlugin = definePlugin({
   configSchema,
   outputPorts: () => ['out'],
   defaultTimeoutSeconds: 30,
+  settings: pluginSettings(
+    ['svc.process.allowed-commands', 'svc.process.allow-any'],
+    (values): ProcessSettings => values,
+  ),
   create: (config, setup) => {
-    const refusal = refusalOf(config, setup.safeguards);
+    const refusal = refusalOf(config, setup.settings);
     if (refusal === undefined) return new ProcessExecutor(config);
     // A refusal is the server's decision, so every message fails the same way and no retry
     // can help; onError still decides what the node does next.
@@ -63,11 +72,11 @@ export const processExecutorPlugin = definePlugin({
  */
 export function refusalOf(
   config: Pick<ProcessExecutorConfig, 'command' | 'useShell'>,
-  safeguards: Safeguards,
+  settings: ProcessSettings,
 ): string | undefined {
-  const allowed = safeguards.processAllowedCommands;
+  const allowed = settings['svc.process.allowed-commands'];
   if (allowed.length === 0) {
-    return safeguards.processAllowAny
+    return settings['svc.process.allow-any']
       ? undefined
       : 'Process execution is disabled: set svc.process.allowed-commands or svc.process.allow-any';
   }

@@ -1,9 +1,8 @@
 // SESSION_MEMORY (optional plugin session-memory): a history kept per session and key, shared
 // by every run of the session: APPEND adds each payload to it and passes the payload on,
 // READ emits `{ key, entries }`, CLEAR empties it and emits `{ key, cleared }`.
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import { definePlugin, positiveInt, StepFailure, z } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { positiveInt } from '../schemas.js';
 
 export const SESSION_MEMORY_OPERATIONS = ['APPEND', 'READ', 'CLEAR'] as const;
 /** The history a node names no `key` for. */

@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
 import { consoleTerminalPlugin } from './console-terminal.js';
@@ -7,7 +6,7 @@ describe('CONSOLE_TERMINAL', () => {
   it('logs each message at info with its id and payload, and passes it on unchanged on out (CONTRACT 1: CONSOLE_TERMINAL)', async () => {
     const runtime = consoleTerminalPlugin.create!(consoleTerminalPlugin.configSchema.parse({}), {
       nodeId: 'n',
-      safeguards: DEFAULT_SAFEGUARDS,
+      settings: undefined,
     });
     const ctx = createTestContext();
     const payload = { total: 3 };

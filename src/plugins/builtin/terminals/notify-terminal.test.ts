@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
@@ -40,7 +39,7 @@ afterEach(async () => {
 function runtimeOf(config: unknown): MessageProcessor {
   return notifyTerminalPlugin.create!(notifyTerminalPlugin.configSchema.parse(config), {
     nodeId: 'n',
-    safeguards: DEFAULT_SAFEGUARDS,
+    settings: undefined,
   }) as MessageProcessor;
 }
 

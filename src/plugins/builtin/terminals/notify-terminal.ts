@@ -1,9 +1,13 @@
 // NOTIFY_TERMINAL: records each message as a result event, optionally POSTing it to a webhook.
 // The engine records the result; this plugin only adds the webhook.
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
+import {
+  definePlugin,
+  describeFetchError as describe,
+  httpUrl,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 import type { Message, NodeContext } from '../../../plugin-api/index.js';
-import { httpUrl } from '../schemas.js';
-import { describeFetchError as describe } from '../runtime/fetch-errors.js';
 
 export const notifyTerminalPlugin = definePlugin({
   type: 'NOTIFY_TERMINAL',

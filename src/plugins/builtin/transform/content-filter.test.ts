@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { message, processAll } from '../../testing/fake-context.js';
 import { contentFilterPlugin } from './content-filter.js';
@@ -6,7 +5,7 @@ import { contentFilterPlugin } from './content-filter.js';
 function runtimeOf(config: unknown) {
   return contentFilterPlugin.create!(contentFilterPlugin.configSchema.parse(config), {
     nodeId: 'n',
-    safeguards: DEFAULT_SAFEGUARDS,
+    settings: undefined,
   });
 }
 

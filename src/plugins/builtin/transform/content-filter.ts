@@ -1,7 +1,12 @@
 // CONTENT_FILTER: keeps only part of each payload, by field list or projection.
-import { StepFailure, definePlugin, z } from '../../../plugin-api/index.js';
-import { compileExpression } from '../runtime/expressions.js';
-import { jsonataExpression, requireOneOf } from '../schemas.js';
+import {
+  compileExpression,
+  definePlugin,
+  jsonataExpression,
+  requireOneOf,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 
 export const contentFilterPlugin = definePlugin({
   type: 'CONTENT_FILTER',

@@ -1,15 +1,12 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
-import type { Safeguards } from '../../../plugin-api/index.js';
+import type { Settings } from '../../../config/index.js';
 import { createTestContext, message, processAll } from '../../testing/fake-context.js';
+import { setupOf } from '../../testing/runtime-of.js';
 import { createMapperPlugin } from './mapper.js';
 
 function runtimeOf(config: unknown, scripts = false) {
   const plugin = createMapperPlugin({ scripts });
-  return plugin.create!(plugin.configSchema.parse(config), {
-    nodeId: 'n',
-    safeguards: DEFAULT_SAFEGUARDS,
-  });
+  return plugin.create!(plugin.configSchema.parse(config), setupOf(plugin));
 }
 
 describe('MAPPER', () => {
@@ -65,12 +62,12 @@ describe('MAPPER', () => {
 });
 
 describe('MAPPER mode SCRIPT (script-js)', () => {
-  function scripted(script: string, limits: Partial<Safeguards> = {}) {
+  function scripted(script: string, limits: Partial<Settings> = {}) {
     const plugin = createMapperPlugin({ scripts: true });
-    return plugin.create!(plugin.configSchema.parse({ mode: 'SCRIPT', script }), {
-      nodeId: 'n',
-      safeguards: { ...DEFAULT_SAFEGUARDS, ...limits },
-    });
+    return plugin.create!(
+      plugin.configSchema.parse({ mode: 'SCRIPT', script }),
+      setupOf(plugin, limits),
+    );
   }
 
   it('runs the script as the body of function (payload, message) and emits what it returns', async () => {
@@ -116,13 +113,15 @@ describe('MAPPER mode SCRIPT (script-js)', () => {
 
   it('stops a script over svc.script.timeout-ms, and one over svc.script.max-statements (SPEC Workflow-author safeguards)', async () => {
     const started = Date.now();
-    const endless = processAll(scripted('for (;;) {}', { scriptTimeoutMs: 200 }), [message(1)]);
+    const endless = processAll(scripted('for (;;) {}', { 'svc.script.timeout-ms': 200 }), [
+      message(1),
+    ]);
     await expect(endless).rejects.toThrow('Script ran longer than svc.script.timeout-ms (200 ms)');
     await expect(endless).rejects.toHaveProperty('retryable', false);
     expect(Date.now() - started).toBeLessThan(5000);
     const counted = processAll(
       scripted('let n = 0; for (let i = 0; i < 1e7; i++) n++; return n;', {
-        scriptMaxStatements: 100_000,
+        'svc.script.max-statements': 100_000,
       }),
       [message(1)],
     );

@@ -1,10 +1,17 @@
 // MAPPER: reshapes each payload by projection, template or script (CONTRACT section 2).
 // SCRIPT mode exists only in builds with the script-js optional plugin (SPEC Build-time choices).
 import Handlebars from 'handlebars';
-import { definePlugin, messageOf, StepFailure, z } from '../../../plugin-api/index.js';
+import {
+  compileExpression,
+  definePlugin,
+  handlebarsTemplate,
+  jsonataExpression,
+  messageOf,
+  pluginSettings,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { compileExpression } from '../runtime/expressions.js';
-import { handlebarsTemplate, jsonataExpression } from '../schemas.js';
 import { ScriptRunner, scriptProblem } from './script-runner.js';
 
 export const MAPPER_MODES = ['PROJECTION', 'TEMPLATE', 'SCRIPT'] as const;
@@ -65,6 +72,11 @@ export function createMapperPlugin(options: MapperOptions) {
           ctx.addIssue({ code: 'custom', path: ['script'], message: problem });
       }),
     outputPorts: () => ['out'],
+    // The limits of every script run (SPEC Workflow-author safeguards).
+    settings: pluginSettings(['svc.script.timeout-ms', 'svc.script.max-statements'], (values) => ({
+      timeoutMs: values['svc.script.timeout-ms'],
+      maxStatements: values['svc.script.max-statements'],
+    })),
     create: (config, setup) => {
       const text = config[KEY_OF_MODE[config.mode]];
       // Validation refuses a mode without its key; this guards direct use.
@@ -75,10 +87,7 @@ export function createMapperPlugin(options: MapperOptions) {
         case 'TEMPLATE':
           return render(text);
         case 'SCRIPT':
-          return new ScriptRunner(text, {
-            timeoutMs: setup.safeguards.scriptTimeoutMs,
-            maxStatements: setup.safeguards.scriptMaxStatements,
-          });
+          return new ScriptRunner(text, setup.settings);
       }
     },
   });

@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { createTestContext, processAll } from '../../testing/fake-context.js';
 import { apiTriggerPlugin } from './api-trigger.js';
@@ -6,7 +5,7 @@ import { apiTriggerPlugin } from './api-trigger.js';
 async function emitsOf(config: unknown, startPayload: unknown) {
   const runtime = apiTriggerPlugin.create!(apiTriggerPlugin.configSchema.parse(config), {
     nodeId: 'n',
-    safeguards: DEFAULT_SAFEGUARDS,
+    settings: undefined,
   });
   return processAll(runtime, [], createTestContext({ startPayload }));
 }

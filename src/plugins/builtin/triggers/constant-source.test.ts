@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { processAll } from '../../testing/fake-context.js';
 import { constantSourcePlugin } from './constant-source.js';
@@ -6,7 +5,7 @@ import { constantSourcePlugin } from './constant-source.js';
 function runtimeOf(config: unknown) {
   return constantSourcePlugin.create!(constantSourcePlugin.configSchema.parse(config), {
     nodeId: 'n',
-    safeguards: DEFAULT_SAFEGUARDS,
+    settings: undefined,
   });
 }
 

@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import type { Emit, NodeContext, StreamNode } from '../../../plugin-api/index.js';
 import { createTestContext, processAll } from '../../testing/fake-context.js';
@@ -9,7 +8,7 @@ const START = Date.parse('2026-01-01T00:00:30.000Z');
 function runtimeOf(config: unknown): StreamNode {
   return cronPlugin.create!(cronPlugin.configSchema.parse(config), {
     nodeId: 'n',
-    safeguards: DEFAULT_SAFEGUARDS,
+    settings: undefined,
   }) as StreamNode;
 }
 

@@ -1,9 +1,8 @@
 // CRON trigger: emits on a schedule while the run lasts (CONTRACT section 1). Every wait is
 // a sleep on the run's clock, never a timer of croner's, so a paused run stops the schedule.
 import { Cron } from 'croner';
-import { definePlugin, z } from '../../../plugin-api/index.js';
+import { cronSchedule, definePlugin, positiveInt, z } from '../../../plugin-api/index.js';
 import type { Emit } from '../../../plugin-api/index.js';
-import { cronSchedule, positiveInt } from '../schemas.js';
 
 export const cronPlugin = definePlugin({
   type: 'CRON',

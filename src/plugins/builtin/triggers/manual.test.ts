@@ -1,4 +1,3 @@
-import { DEFAULT_SAFEGUARDS } from '../../../plugin-api/index.js';
 import { describe, expect, it } from 'vitest';
 import { processAll } from '../../testing/fake-context.js';
 import { manualPlugin } from './manual.js';
@@ -7,7 +6,7 @@ describe('MANUAL', () => {
   it('emits one message with an empty object as payload (CONTRACT 1: MANUAL)', async () => {
     const runtime = manualPlugin.create!(manualPlugin.configSchema.parse({}), {
       nodeId: 'n',
-      safeguards: DEFAULT_SAFEGUARDS,
+      settings: undefined,
     });
     expect(await processAll(runtime, [])).toEqual([{ payload: {} }]);
   });

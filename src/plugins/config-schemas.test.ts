@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFields } from '../../engine/index.js';
-import { z } from '../../plugin-api/index.js';
+import { parseFields } from '../engine/index.js';
 import {
   cronSchedule,
   handlebarsTemplate,
@@ -9,7 +8,8 @@ import {
   namedExpressions,
   portNameList,
   requireOneOf,
-} from './schemas.js';
+  z,
+} from '../plugin-api/index.js';
 
 function problems(schema: z.ZodType, value: unknown) {
   const result = parseFields(schema, value);

@@ -3,7 +3,8 @@
 import { CronPattern } from 'croner';
 import Handlebars from 'handlebars';
 import jsonata from 'jsonata';
-import { z } from '../../plugin-api/index.js';
+import { z } from 'zod';
+import { errorText as messageOf } from './error-text.js';
 
 /**
  * Remembers the syntax check of each text: a workflow often repeats an expression, and
@@ -21,13 +22,6 @@ function memoizeCheck(
     results.set(text, problem);
     return problem;
   };
-}
-
-function messageOf(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'message' in error) {
-    return String(error.message);
-  }
-  return String(error);
 }
 
 /** Compiles without evaluating: syntax only, no data is touched. */

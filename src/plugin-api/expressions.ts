@@ -1,8 +1,9 @@
 // JSONata at run time: compiled once per node, evaluated per message with the payload as
 // input (CONTRACT section 1). An evaluation error is bad input: it is never retried.
 import jsonata from 'jsonata';
-import { StepFailure } from '../../../plugin-api/index.js';
-import type { Message } from '../../../plugin-api/index.js';
+import { errorText as messageOf } from './error-text.js';
+import type { Message } from './message.js';
+import { StepFailure } from './step-failure.js';
 
 export interface CompiledExpression {
   readonly text: string;
@@ -43,11 +44,4 @@ export function isTruthy(value: unknown): boolean {
 /** JSONata marks result arrays as sequences; payloads are plain JSON values. */
 function plain(value: unknown): unknown {
   return Array.isArray(value) ? Array.from(value as unknown[]) : value;
-}
-
-function messageOf(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'message' in error) {
-    return String(error.message);
-  }
-  return String(error);
 }
