@@ -1,9 +1,11 @@
 // Execution records (CONTRACT section 3) with their result events and node log lines, kept in
 // memory within SPEC's bounds: the newest executions, results per execution, log lines.
+import { IsoTimes } from '../core/index.js';
 import type { Message } from '../plugin-api/index.js';
 import type { LogLevel, NodeState, NodeStatus } from '../engine/index.js';
 import { assertTransition, isTerminalExecutionStatus } from './execution-states.js';
 import type { ExecutionStatus } from './execution-states.js';
+import { EndedExecutions } from './ended-executions.js';
 
 export interface NodeRecord {
   readonly status: NodeStatus;
@@ -83,7 +85,11 @@ export class ExecutionEntry implements ExecutionFields {
   readonly depth: number;
   readonly restartOf: string | null;
   readonly resumedFrom: string | null;
+  /** Creation order in its registry: lower is older. */
+  readonly order: number;
   #status: ExecutionStatus;
+  /** Told when the execution ends, so that it may be dropped once the registry is full. */
+  readonly #ended: EndedExecutions<ExecutionEntry> | undefined;
   startedAt: number | null = null;
   endedAt: number | null = null;
   error: string | null = null;
@@ -99,7 +105,9 @@ export class ExecutionEntry implements ExecutionFields {
   readonly finished: Promise<void>;
   #markFinished: () => void = () => undefined;
 
-  constructor(fields: ExecutionFields) {
+  constructor(fields: ExecutionFields, order = 0, ended?: EndedExecutions<ExecutionEntry>) {
+    this.order = order;
+    this.#ended = ended;
     this.executionId = fields.executionId;
     this.sessionId = fields.sessionId;
     this.workflowId = fields.workflowId;
@@ -111,6 +119,7 @@ export class ExecutionEntry implements ExecutionFields {
     this.restartOf = fields.restartOf ?? null;
     this.resumedFrom = fields.resumedFrom ?? null;
     this.#status = fields.status ?? 'QUEUED';
+    if (isTerminalExecutionStatus(this.#status)) ended?.add(this);
     this.finished = new Promise<void>((resolve) => {
       this.#markFinished = resolve;
     });
@@ -127,6 +136,7 @@ export class ExecutionEntry implements ExecutionFields {
   transition(to: ExecutionStatus): void {
     assertTransition(this.executionId, this.#status, to);
     this.#status = to;
+    if (isTerminalExecutionStatus(to)) this.#ended?.add(this);
   }
 
   markFinished(): void {
@@ -172,18 +182,20 @@ export class ExecutionRegistry {
   readonly #limits: RegistryLimits;
   /** In creation order; newest last. */
   readonly #entries = new Map<string, ExecutionEntry>();
+  /** The ended ones among them (and some already dropped), oldest first. */
+  readonly #ended = new EndedExecutions<ExecutionEntry>();
+  #created = 0;
   /** Executions holding result events, least recently used first. */
   readonly #withResults = new Map<string, ExecutionEntry>();
   #lastTouched: ExecutionEntry | undefined;
-  #isoAt = Number.NaN;
-  #isoText = '';
+  readonly #times = new IsoTimes();
 
   constructor(limits: RegistryLimits) {
     this.#limits = limits;
   }
 
   create(fields: ExecutionFields): ExecutionEntry {
-    const entry = new ExecutionEntry(fields);
+    const entry = new ExecutionEntry(fields, this.#created++, this.#ended);
     this.#entries.set(entry.executionId, entry);
     this.#trim();
     return entry;
@@ -239,7 +251,7 @@ export class ExecutionRegistry {
   addResult(entry: ExecutionEntry, nodeId: string, message: Message, now: number): ResultEvent {
     const result: ResultEvent = {
       seq: ++entry.resultSeq,
-      timestamp: this.#iso(now),
+      timestamp: this.#times.of(now),
       nodeId,
       messageId: message.id,
       payload: message.payload,
@@ -249,15 +261,6 @@ export class ExecutionRegistry {
     if (entry.results.length >= 2 * keep) this.#trimResults(entry, keep);
     this.#touchResults(entry);
     return result;
-  }
-
-  /** A time as ISO 8601; results come many a millisecond, so the last one is kept. */
-  #iso(now: number): string {
-    if (now !== this.#isoAt) {
-      this.#isoAt = now;
-      this.#isoText = new Date(now).toISOString();
-    }
-    return this.#isoText;
   }
 
   /** Keeps a node log line; answers how many lines it dropped to stay within the bounds. */
@@ -351,10 +354,12 @@ export class ExecutionRegistry {
 
   /** Drops the oldest ended executions beyond the limits; running ones are never dropped. */
   #trim(): void {
-    if (this.#entries.size > this.#limits.maxExecutions) {
-      for (const entry of this.#entries.values()) {
-        if (this.#entries.size <= this.#limits.maxExecutions) break;
-        if (isTerminalExecutionStatus(entry.status)) this.#entries.delete(entry.executionId);
+    while (this.#entries.size > this.#limits.maxExecutions) {
+      const oldest = this.#ended.takeOldest();
+      if (oldest === undefined) break;
+      // Dropped already (by the session bound below): nothing more to do for it.
+      if (this.#entries.get(oldest.executionId) === oldest) {
+        this.#entries.delete(oldest.executionId);
       }
     }
     const maxSessions = this.#limits.maxSessions ?? null;
