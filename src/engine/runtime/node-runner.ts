@@ -17,7 +17,7 @@ import type { AttemptParts } from './attempts.js';
 import { sourceMessageId } from './message-ids.js';
 import type { NodeGate } from './node-gate.js';
 import { createNodeRuntime } from './node-runtime.js';
-import { NodeEnd } from './node-state.js';
+import { COMPLETED_END, NodeEnd, SKIPPED_END } from './node-state.js';
 import type { NodeTask } from './node-task.js';
 import type { TimerHandle } from './run-clock.js';
 import type { RunEmitter } from './run-emitter.js';
@@ -60,7 +60,7 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
   try {
     if (recorded !== undefined) {
       await replay(run, task, recorded);
-      outcome = task.pendingEnd ?? new NodeEnd('COMPLETED', '');
+      outcome = task.pendingEnd ?? COMPLETED_END;
       const marking = run.emitter.markEnd(task, outcome);
       if (marking !== undefined) await marking;
       run.lifecycle.finish(task, outcome);
@@ -199,8 +199,8 @@ function completion(task: NodeTask): NodeEnd {
   }
   // The final status is decided here, when the node really ends: one skipped at its end
   // ends SKIPPED, which its children count as success.
-  if (task.gate?.skipped === true) return new NodeEnd('SKIPPED', '');
-  return new NodeEnd('COMPLETED', '');
+  if (task.gate?.skipped === true) return SKIPPED_END;
+  return COMPLETED_END;
 }
 
 /**

@@ -66,8 +66,10 @@ export class RunLifecycle {
     // A node a moment away from finishing on its own gets that moment: a trigger that has
     // emitted its last message completes rather than being cancelled.
     setImmediate(() => {
-      const end = new NodeEnd(nodeStatus, outcome.error ?? nodeStatus);
       const remaining = this.#tasks.filter((task) => !task.finished);
+      // Most runs end with every node finished: nothing to end, and no error to make.
+      if (remaining.length === 0) return;
+      const end = new NodeEnd(nodeStatus, outcome.error ?? nodeStatus);
       // Mark every node first, so none is reported UPSTREAM_FAILED because a parent was
       // cancelled a moment earlier.
       for (const task of remaining) this.markEnded(task, end);
