@@ -2,9 +2,9 @@
 // and cron text, URLs, counts, and lists of names that become output ports.
 import { CronPattern } from 'croner';
 import Handlebars from 'handlebars';
-import jsonata from 'jsonata';
 import { z } from 'zod';
 import { errorText as messageOf } from './error-text.js';
+import { compiledJsonata } from './expressions.js';
 
 /**
  * Remembers the syntax check of each text: a workflow often repeats an expression, and
@@ -27,7 +27,8 @@ function memoizeCheck(
 /** Compiles without evaluating: syntax only, no data is touched. */
 export const jsonataProblem = memoizeCheck((text) => {
   try {
-    jsonata(text);
+    // Kept compiled for the runs of the workflow being validated.
+    compiledJsonata(text);
     return undefined;
   } catch (error) {
     const position =

@@ -11,10 +11,34 @@ export interface CompiledExpression {
   evaluate(input: unknown, message?: Message): Promise<unknown>;
 }
 
+/** Compiled expressions kept by text; bounded so odd traffic cannot grow it forever. */
+const COMPILED_LIMIT = 10_000;
+const compiledByText = new Map<string, jsonata.Expression>();
+
+/**
+ * JSONata compiled once per text for the whole server: validation compiles each expression
+ * of a workflow when it is saved, and every run of it reuses that. Compiling is most of what a
+ * short run of a mapper cost. A compiled expression can be shared: each evaluation binds its
+ * input in a frame of its own. Throws JSONata's error for a text that does not compile.
+ */
+export function compiledJsonata(text: string): jsonata.Expression {
+  let compiled = compiledByText.get(text);
+  if (compiled === undefined) {
+    compiled = jsonata(text);
+    // The oldest text goes first; a text still in use is compiled again when next needed.
+    if (compiledByText.size >= COMPILED_LIMIT) {
+      const oldest = compiledByText.keys().next();
+      if (oldest.done !== true) compiledByText.delete(oldest.value);
+    }
+    compiledByText.set(text, compiled);
+  }
+  return compiled;
+}
+
 export function compileExpression(text: string): CompiledExpression {
   let compiled: jsonata.Expression;
   try {
-    compiled = jsonata(text);
+    compiled = compiledJsonata(text);
   } catch (error) {
     // Validation checks the syntax before a workflow is saved; this guards direct use.
     throw StepFailure.nonRetryable(
