@@ -27,3 +27,20 @@ export class ManualClock implements Clock {
 export function isoTimestamp(clock: Clock): string {
   return new Date(clock.now()).toISOString();
 }
+
+/**
+ * ISO 8601 text of times, made once per millisecond: events and results come many a
+ * millisecond, and formatting a date costs more than the rest of an event.
+ */
+export class IsoTimes {
+  #at = Number.NaN;
+  #text = '';
+
+  of(ms: number): string {
+    if (ms !== this.#at) {
+      this.#at = ms;
+      this.#text = new Date(ms).toISOString();
+    }
+    return this.#text;
+  }
+}

@@ -17,7 +17,7 @@ export type {
 } from './errors.js';
 export { createSequentialIds, randomIds } from './ids.js';
 export type { IdGenerator } from './ids.js';
-export { ManualClock, isoTimestamp, systemClock } from './clock.js';
+export { IsoTimes, ManualClock, isoTimestamp, systemClock } from './clock.js';
 export type { Clock } from './clock.js';
 export { KeyedLock } from './keyed-lock.js';
 export { STATUS_BY_CODE, statusOf } from './error-status.js';

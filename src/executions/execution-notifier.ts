@@ -1,5 +1,6 @@
 // Sends the events of executions to the event sink (CONTRACT section 3, "Event"), each with
 // the header every event carries. Without a sink nothing is built.
+import { IsoTimes } from '../core/index.js';
 import type { Clock } from '../core/index.js';
 import type { AdmissionLimits } from './admission.js';
 import type { ExecutionEventBody, ExecutionEventSink } from './execution-events.js';
@@ -8,6 +9,7 @@ import type { ExecutionEntry, ResultEvent } from './execution-registry.js';
 export class ExecutionNotifier {
   readonly #sink: ExecutionEventSink | undefined;
   readonly #clock: Clock;
+  readonly #times = new IsoTimes();
 
   constructor(sink: ExecutionEventSink | undefined, clock: Clock) {
     this.#sink = sink;
@@ -21,7 +23,7 @@ export class ExecutionNotifier {
     // The kind first, as CONTRACT section 3 lists the fields; the body's own fields after.
     const header = {
       kind: body.kind,
-      timestamp: new Date(this.#clock.now()).toISOString(),
+      timestamp: this.#times.of(this.#clock.now()),
       executionId: entry.executionId,
       sessionId: entry.sessionId,
       workflowId: entry.workflowId,
