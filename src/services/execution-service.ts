@@ -32,6 +32,7 @@ import type {
   StartRequest,
 } from '../executions/index.js';
 import { audited, auditedAsync } from './control-desk.js';
+import { assertLimitRanges } from './limit-ranges.js';
 import type { ControlDesk } from './control-desk.js';
 import { followEvents, followLogs, followProgress } from './execution-streams.js';
 import type { EventQuery, EventSink, StreamSources } from './execution-streams.js';
@@ -353,6 +354,7 @@ export class ExecutionService {
     const given = Object.fromEntries(
       Object.entries(changes).filter(([, value]) => value !== undefined),
     ) as Partial<AdmissionLimits>;
+    assertLimitRanges(given);
     const limits = audited(this.#desk, actor, { command: 'SCHEDULER_LIMITS' }, () =>
       this.#executions.setLimits(given),
     );
