@@ -66,6 +66,8 @@ export interface ExecutionFields {
   readonly resumedFrom?: string | null;
   /** The status it starts in: QUEUED until it gets a slot; boot recovery gives the logged one. */
   readonly status?: ExecutionStatus;
+  /** Sessions its sub-workflows may run in: the starting key's; null: every session. */
+  readonly reach?: readonly string[] | null;
 }
 
 /**
@@ -83,6 +85,8 @@ export class ExecutionEntry implements ExecutionFields {
   readonly depth: number;
   readonly restartOf: string | null;
   readonly resumedFrom: string | null;
+  /** Shared with the key that started it, never copied: one reference per execution. */
+  readonly reach: readonly string[] | null;
   #status: ExecutionStatus;
   startedAt: number | null = null;
   endedAt: number | null = null;
@@ -110,6 +114,7 @@ export class ExecutionEntry implements ExecutionFields {
     this.depth = fields.depth;
     this.restartOf = fields.restartOf ?? null;
     this.resumedFrom = fields.resumedFrom ?? null;
+    this.reach = fields.reach ?? null;
     this.#status = fields.status ?? 'QUEUED';
     this.finished = new Promise<void>((resolve) => {
       this.#markFinished = resolve;

@@ -104,8 +104,8 @@ export const executionTools = [
       priority: integer('priority').optional(),
       idempotencyKey: id('idempotencyKey').optional(),
     },
-    run: ({ idempotencyKey, ...request }, { executions }) =>
-      executions.start(request, { idempotencyKey }),
+    run: ({ idempotencyKey, ...request }, { executions }, caller) =>
+      executions.start(request, { idempotencyKey, reach: caller.sessions }),
   }),
   defineTool({
     name: 'get_workflow_status',
