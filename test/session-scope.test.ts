@@ -293,5 +293,21 @@ describe('SUB_WORKFLOW keeps to the sessions of the key (SPEC Roles)', () => {
       (answer) => answer.json.data.status === 'COMPLETED' || answer.json.data.status === 'FAILED',
     );
     expect(done.json.data.status).toBe('COMPLETED');
+    // Restarted by the limited key, the new run keeps to the key's sessions.
+    const restarted = await server.call(
+      'POST',
+      `/api/executions/${byAdmin.json.data.executionId}/restart`,
+      { headers: LIMITED },
+    );
+    expect(restarted.status).toBe(202);
+    const again = await eventually(
+      () =>
+        server.call('GET', `/api/executions/${restarted.json.data.executionId}`, {
+          headers: LIMITED,
+        }),
+      (answer) => answer.json.data.status === 'COMPLETED' || answer.json.data.status === 'FAILED',
+    );
+    expect(again.json.data.status).toBe('FAILED');
+    expect(again.json.data.nodes.wait.error).toMatch(/outside the sessions of the key/);
   });
 });

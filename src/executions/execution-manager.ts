@@ -265,16 +265,20 @@ export class ExecutionManager {
    * Restart, restart from a node, retry a node (SPEC "Restart rules"): a new execution of the
    * same workflow version and start payload that takes a slot like any start.
    */
-  async restart(executionId: string, mode: RestartMode): Promise<StartAnswer> {
+  async restart(
+    executionId: string,
+    mode: RestartMode,
+    reach: readonly string[] | null = null,
+  ): Promise<StartAnswer> {
     // Before the archive is asked: a standby has none, and the leader may have the run.
     if (!this.isLeader) throw this.#notLeader();
-    return this.#restarts.restart(this.require(executionId), mode);
+    return this.#restarts.restart(this.require(executionId), mode, reach);
   }
 
   /** Recover (SPEC "Recover conditions"): resumes an ABORTED run as a new execution. */
-  async recover(executionId: string): Promise<StartAnswer> {
+  async recover(executionId: string, reach: readonly string[] | null = null): Promise<StartAnswer> {
     if (!this.isLeader) throw this.#notLeader();
-    return this.#restarts.recover(this.require(executionId));
+    return this.#restarts.recover(this.require(executionId), reach);
   }
 
   /** CONTRACT section 4: per node, messages recorded, bytes, complete or not. */

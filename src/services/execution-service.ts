@@ -362,8 +362,16 @@ export class ExecutionService {
     return limits;
   }
 
-  /** Restart, restart from a node or retry a node: a new execution (SPEC "Restart rules"). */
-  restart(executionId: string, mode: RestartMode, actor: string | null): Promise<StartAnswer> {
+  /**
+   * Restart, restart from a node or retry a node: a new execution (SPEC "Restart rules");
+   * `reach`: the sessions of the caller's key, which the new run's sub-workflows keep to.
+   */
+  restart(
+    executionId: string,
+    mode: RestartMode,
+    actor: string | null,
+    reach: readonly string[] | null = null,
+  ): Promise<StartAnswer> {
     return auditedAsync(
       this.#desk,
       actor,
@@ -372,14 +380,18 @@ export class ExecutionService {
         executionId,
         nodeId: mode.kind === 'whole' ? null : mode.nodeId,
       },
-      () => this.#executions.restart(executionId, mode),
+      () => this.#executions.restart(executionId, mode, reach),
     );
   }
 
   /** Resumes an aborted execution from its checkpoints (SPEC "Recover conditions"). */
-  recover(executionId: string, actor: string | null): Promise<StartAnswer> {
+  recover(
+    executionId: string,
+    actor: string | null,
+    reach: readonly string[] | null = null,
+  ): Promise<StartAnswer> {
     return auditedAsync(this.#desk, actor, { command: 'RECOVER', executionId }, () =>
-      this.#executions.recover(executionId),
+      this.#executions.recover(executionId, reach),
     );
   }
 }
