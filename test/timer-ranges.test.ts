@@ -1,6 +1,7 @@
 // Every duration and limit the API and settings accept is one the engine honours
 // (docs/architecture.md "Ranges"): long run timers are armed in steps, absurd limits refused.
 import { describe, expect, it } from 'vitest';
+import { connectMcp } from './support/mcp.js';
 import { startTestServer } from './support/server.js';
 import { slowWorkflow } from './support/workflows.js';
 import { eventually } from './support/wait.js';
@@ -50,6 +51,20 @@ describe('Durations and limits the engine can honour', () => {
       const limits = await server.call('GET', '/api/scheduler/limits');
       expect(limits.json.data[field]).not.toBe(Number(value));
     } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses set_scheduler_limits with a limit beyond what the engine honours', async () => {
+    const server = await startTestServer();
+    const mcp = await connectMcp(server.baseUrl);
+    try {
+      const answer = await mcp.call('set_scheduler_limits', { queueTimeout: 1e22 });
+      expect(answer.isError).toBe(true);
+      expect(answer.text).toContain('queueTimeout');
+      expect((await mcp.call('get_scheduler_limits')).data.queueTimeout).toBeNull();
+    } finally {
+      await mcp.close();
       await server.close();
     }
   });
