@@ -59,7 +59,7 @@ function headersOf(key: TestKey, index: number): Record<string, string> {
   return index % 2 === 0 ? { authorization: `Bearer ${key.key}` } : { 'x-api-key': key.key };
 }
 
-type Expectation = 401 | 403 | 'allowed';
+type Expectation = 401 | 403 | 404 | 'allowed';
 
 /** A stream that never ends: its status only, then the connection is dropped. */
 async function statusOnly(
@@ -85,7 +85,9 @@ function expectation(key: TestKey, rule: RouteRule, ownSession: boolean): Expect
   if (!roleAllows(key.role, rule.role)) return 403;
   if (key.sessions === null) return 'allowed';
   if (rule.scope === 'global') return 403;
-  return ownSession ? 'allowed' : 403;
+  if (ownSession) return 'allowed';
+  // Another session's execution is answered like an unknown one (SPEC Errors).
+  return rule.scope === 'execution' ? 404 : 403;
 }
 
 describe('Authorization matrix: every route against every kind of key (SPEC Roles)', () => {
@@ -173,6 +175,18 @@ describe('Authorization matrix: every route against every kind of key (SPEC Role
       if (expected === 'allowed') {
         expect([401, 403, 500], context).not.toContain(answer.status);
       } else {
+        if (expected === 404) {
+          // The same answer as for an unknown id: validation comes first for both.
+          const id = executions[session] ?? 'none';
+          const unknown = await server.call(
+            rule.method,
+            concretePath(rule, session).replace(id, 'unknown-execution'),
+            { headers: headersOf(key, index), body: bodyFor(rule, session) },
+          );
+          expect(answer.status, context).toBe(unknown.status);
+          expect(answer.status, context).not.toBe(403);
+          continue;
+        }
         expect(answer.status, context).toBe(expected);
         expect(answer.text, context).toBe('');
         if (expected === 401) expect(answer.headers.get('www-authenticate')).toBe('Bearer');

@@ -12,6 +12,7 @@ import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
 import { slowWorkflow } from './support/workflows.js';
+import { toolArguments } from './support/tool-arguments.js';
 
 const VIEWER_TOOLS = [
   'get_session_details',
@@ -519,30 +520,12 @@ const MATRIX_KEYS: readonly MatrixKey[] = [
 
 /** Plausible arguments for a tool, by the names SPEC and CONTRACT give them. */
 function argumentsFor(tool: Tool, sessionId: string, executionId: string): Record<string, unknown> {
-  const properties = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
-  const required = (tool.inputSchema.required ?? []) as string[];
-  const values: Record<string, unknown> = {
+  return toolArguments(tool.inputSchema, {
     sessionId,
     executionId,
     workflowId: 'slow',
-    nodeId: 'wait',
-    version: 1,
-    from: 1,
-    to: 1,
-    note: 'a note',
-    action: 'PAUSE',
     workflow: slow,
-    name: 'n',
-    initiator: 'i',
-    approved: true,
-    type: 'MAPPER',
-    priority: 1,
-  };
-  const args: Record<string, unknown> = {};
-  for (const name of required) args[name] = values[name];
-  // Session and execution tools take the session a limited key must name.
-  if ('sessionId' in properties) args.sessionId = sessionId;
-  return args;
+  });
 }
 
 describe('Tool endpoint authorization matrix: every tool against every kind of key (SPEC Roles)', () => {

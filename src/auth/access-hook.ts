@@ -2,6 +2,7 @@
 // roles and session scopes, answered before the API with no body (SPEC "Responses of the
 // access checks").
 import { Transform } from 'node:stream';
+import { AppError } from '../core/index.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   isAllowedHost,
@@ -21,6 +22,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's key, or null when no key was needed or sent. */
     principal: Principal | null;
+    /** An execution of a session the key may not reach, answered as unknown. */
+    hiddenExecution: string | null;
   }
 }
 
@@ -51,6 +54,7 @@ export function installAccessControl(
 ): void {
   const { keys } = options;
   fastify.decorateRequest('principal', null);
+  fastify.decorateRequest('hiddenExecution', null);
 
   fastify.addHook('onRequest', async (request, reply) => {
     const path = rawPath(request);
@@ -71,8 +75,22 @@ export function installAccessControl(
     if (!keys.guards(surface) || isOpenPath(method, path)) return undefined;
     if (principal === undefined) return refuse(reply, 401);
     if (surface === 'mcp') return undefined;
-    if (!allowed(request, principal, method, path, options)) return refuse(reply, 403);
+    const verdict = allowed(request, principal, method, path, options);
+    if (typeof verdict === 'object') {
+      request.hiddenExecution = verdict.hiddenExecution;
+    } else if (!verdict) {
+      return refuse(reply, 403);
+    }
     return undefined;
+  });
+
+  // Another session's execution is answered exactly like an unknown one (SPEC Errors, 404):
+  // after validation, where the route itself would find the id unknown, so the status, body
+  // and message cannot tell the two apart.
+  fastify.addHook('preHandler', (request, _reply, done) => {
+    const executionId = request.hiddenExecution;
+    if (executionId === null) done();
+    else done(new AppError('EXECUTION_NOT_FOUND', { params: { executionId } }));
   });
 
   // A restricted key's body is cut at 1 MiB whatever the server-wide limit is.
@@ -83,13 +101,14 @@ export function installAccessControl(
   });
 }
 
+/** Whether the request may go on, or the execution of another session it names. */
 function allowed(
   request: FastifyRequest,
   principal: Principal,
   method: string,
   path: string,
   options: AccessControlOptions,
-): boolean {
+): boolean | { readonly hiddenExecution: string } {
   if (isManagementPath(path)) return isUnrestrictedAdmin(principal);
   const routeUrl = request.routeOptions.url;
   if (routeUrl !== undefined && routeRule(method, routeUrl) === undefined) return false;
@@ -103,7 +122,8 @@ function allowed(
     case 'execution': {
       const owner = options.sessionOfExecution(scope.executionId);
       // An unknown execution is answered 404 by the route, like any unknown id.
-      return owner === undefined || sessions.includes(owner);
+      if (owner === undefined || sessions.includes(owner)) return true;
+      return { hiddenExecution: scope.executionId };
     }
     case 'none':
       return false;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_TIMER_MS,
   bool,
   duration,
   formatDuration,
@@ -16,6 +17,16 @@ import {
 } from './kinds.js';
 
 describe('durations', () => {
+  it('refuses a timer duration that Node would fire after 1 ms', () => {
+    const timer = duration({ max: MAX_TIMER_MS });
+    expect(timer.parse('24d', 'svc.execution.queue-timeout')).toEqual({
+      ok: true,
+      value: 24 * 86_400_000,
+    });
+    expect(timer.parse('25d', 'svc.execution.queue-timeout').ok).toBe(false);
+    expect(timer.parse(3e9, 'svc.execution.queue-timeout').ok).toBe(false);
+  });
+
   it.each([
     ['250ms', 250],
     ['30s', 30_000],

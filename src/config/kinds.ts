@@ -123,15 +123,30 @@ export function formatDuration(ms: number): string {
   return `${ms}ms`;
 }
 
-export function duration(): Codec<number> {
+/**
+ * The longest timer Node honours (it fires anything longer after 1 ms): the bound of every
+ * duration setting armed as a plain timer (docs/architecture.md, "Ranges").
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A duration; `max` bounds one armed as a plain timer (`MAX_TIMER_MS`). */
+export function duration(options: { max?: number } = {}): Codec<number> {
+  const { max } = options;
   return {
     kind: 'duration',
-    type: 'duration',
+    type: max === undefined ? 'duration' : `duration <= ${max}ms`,
     nullable: false,
     parse(raw) {
       const value = parseDuration(raw);
-      return value === null
-        ? fail('expected a duration such as 250ms, 30s, 5m, 1h, 2d or a number of milliseconds')
+      if (value === null) {
+        return fail(
+          'expected a duration such as 250ms, 30s, 5m, 1h, 2d or a number of milliseconds',
+        );
+      }
+      return max !== undefined && value > max
+        ? fail(
+            `expected a duration of at most ${max}ms (about ${Math.floor(max / 86_400_000)} days)`,
+          )
         : ok(value);
     },
     format: formatDuration,

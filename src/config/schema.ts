@@ -1,6 +1,17 @@
 // Every svc.* setting as data: its value kind, its default in each profile, and one line of
 // documentation. The loader, the documentation and the `Settings` type are all derived from it.
-import { bool, duration, int, mapOf, nullable, oneOf, size, stringList, text } from './kinds.js';
+import {
+  MAX_TIMER_MS,
+  bool,
+  duration,
+  int,
+  mapOf,
+  nullable,
+  oneOf,
+  size,
+  stringList,
+  text,
+} from './kinds.js';
 import type { Codec } from './kinds.js';
 import { ENTRY_SCHEMAS, objectList } from './list-entries.js';
 import type { ApiKeyEntry, SupervisorEntry } from './list-entries.js';
@@ -361,12 +372,12 @@ export const SETTINGS = {
     'Name of this server in the leader lease; unique per server; off: its host name, process id and a random suffix',
   ),
   'svc.ha.lease-duration': setting(
-    duration(),
+    duration({ max: MAX_TIMER_MS }),
     { default: 15_000 },
     'How long the leader lease lasts without a renewal; a standby takes over a leader that stopped renewing after this long',
   ),
   'svc.ha.renew-interval': setting(
-    duration(),
+    duration({ max: MAX_TIMER_MS }),
     { default: 5_000 },
     "Interval of the leader's renewals and of a standby's attempts to take the lease; at most half of svc.ha.lease-duration",
   ),
@@ -401,17 +412,18 @@ export const SETTINGS = {
     'Starts of one workflow that may wait for a slot; 0 means no limit of its own, only svc.execution.queue-capacity',
   ),
   'svc.execution.queue-timeout': setting(
-    nullable(duration()),
+    nullable(duration({ max: MAX_TIMER_MS })),
     { default: null },
     'Longest wait for a slot before the execution ends TIMED_OUT; off waits without limit',
   ),
   'svc.execution.shutdown-timeout': setting(
-    duration(),
+    duration({ max: MAX_TIMER_MS }),
     { default: 30_000 },
     'Time running executions get to finish when the server stops',
   ),
   'svc.session.execution-timeout-seconds': setting(
-    int({ min: 1 }),
+    // The run deadline is a run-clock timer, armed in steps: only absurd values are refused.
+    int({ min: 1, max: MAX_TIMER_MS }),
     { default: 3600 },
     'Run deadline in seconds; a run still going ends TIMED_OUT',
   ),
@@ -512,7 +524,7 @@ export const SETTINGS = {
     'Port the control plane accepts worker connections on; 0 picks a free port',
   ),
   'svc.workers.heartbeat': setting(
-    duration(),
+    duration({ max: MAX_TIMER_MS }),
     { default: 10_000 },
     'Interval of heartbeats between the control plane and its workers; a side that hears nothing for three intervals drops the connection',
   ),

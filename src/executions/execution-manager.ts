@@ -193,9 +193,10 @@ export class ExecutionManager {
   start(request: StartRequest, options: StartOptions = {}): Promise<StartAnswer> {
     if (!this.isLeader) return Promise.reject(this.#notLeader());
     const key = options.idempotencyKey;
-    if (key === undefined) return this.#startNew(request);
+    const reach = options.reach ?? null;
+    if (key === undefined) return this.#startNew(request, reach);
     return this.#idempotency
-      .once(key, () => this.#startNew(request))
+      .once(key, () => this.#startNew(request, reach))
       .then((first) => ({
         executionId: first.executionId,
         status: this.#deps.registry.get(first.executionId)?.status ?? first.status,
@@ -264,16 +265,20 @@ export class ExecutionManager {
    * Restart, restart from a node, retry a node (SPEC "Restart rules"): a new execution of the
    * same workflow version and start payload that takes a slot like any start.
    */
-  async restart(executionId: string, mode: RestartMode): Promise<StartAnswer> {
+  async restart(
+    executionId: string,
+    mode: RestartMode,
+    reach: readonly string[] | null = null,
+  ): Promise<StartAnswer> {
     // Before the archive is asked: a standby has none, and the leader may have the run.
     if (!this.isLeader) throw this.#notLeader();
-    return this.#restarts.restart(this.require(executionId), mode);
+    return this.#restarts.restart(this.require(executionId), mode, reach);
   }
 
   /** Recover (SPEC "Recover conditions"): resumes an ABORTED run as a new execution. */
-  async recover(executionId: string): Promise<StartAnswer> {
+  async recover(executionId: string, reach: readonly string[] | null = null): Promise<StartAnswer> {
     if (!this.isLeader) throw this.#notLeader();
-    return this.#restarts.recover(this.require(executionId));
+    return this.#restarts.recover(this.require(executionId), reach);
   }
 
   /** CONTRACT section 4: per node, messages recorded, bytes, complete or not. */
@@ -412,9 +417,9 @@ export class ExecutionManager {
     return this.#runs.stopAll(reason);
   }
 
-  async #startNew(request: StartRequest): Promise<StartAnswer> {
+  async #startNew(request: StartRequest, reach: readonly string[] | null): Promise<StartAnswer> {
     const { plan, version } = await this.#plans.current(request.sessionId, request.workflowId);
-    return this.#admit({ request, plan, version });
+    return this.#admit({ request, plan, version, reach });
   }
 
   /** Admits a new execution, queues it or refuses it, like every start (SPEC rule: a slot). */
@@ -483,6 +488,8 @@ export class ExecutionManager {
       depth: parent === null ? 0 : parent.depth + 1,
       restartOf: launch.restartOf ?? null,
       resumedFrom: launch.resumedFrom ?? null,
+      // A sub-workflow is bound by the sessions of the key that started its root.
+      reach: parent === null ? (launch.reach ?? null) : parent.reach,
     });
   }
 }

@@ -68,6 +68,8 @@ export interface ExecutionFields {
   readonly resumedFrom?: string | null;
   /** The status it starts in: QUEUED until it gets a slot; boot recovery gives the logged one. */
   readonly status?: ExecutionStatus;
+  /** Sessions its sub-workflows may run in: the starting key's; null: every session. */
+  readonly reach?: readonly string[] | null;
 }
 
 /**
@@ -87,6 +89,8 @@ export class ExecutionEntry implements ExecutionFields {
   readonly resumedFrom: string | null;
   /** Creation order in its registry: lower is older. */
   readonly order: number;
+  /** Shared with the key that started it, never copied: one reference per execution. */
+  readonly reach: readonly string[] | null;
   #status: ExecutionStatus;
   /** Told when the execution ends, so that it may be dropped once the registry is full. */
   readonly #ended: EndedExecutions<ExecutionEntry> | undefined;
@@ -118,6 +122,7 @@ export class ExecutionEntry implements ExecutionFields {
     this.depth = fields.depth;
     this.restartOf = fields.restartOf ?? null;
     this.resumedFrom = fields.resumedFrom ?? null;
+    this.reach = fields.reach ?? null;
     this.#status = fields.status ?? 'QUEUED';
     if (isTerminalExecutionStatus(this.#status)) ended?.add(this);
     this.finished = new Promise<void>((resolve) => {

@@ -15,6 +15,8 @@ export interface StartRequest {
 export interface StartOptions {
   /** SPEC: the same key within its window answers the first start and starts nothing. */
   readonly idempotencyKey?: string | undefined;
+  /** Sessions the starting key may reach; null or absent: every session. */
+  readonly reach?: readonly string[] | null | undefined;
 }
 
 export interface StartAnswer {
@@ -34,6 +36,8 @@ export interface Launch {
   readonly replay?: ReplayPlan;
   /** Answers recorded by the run this one resumes, by node and message. */
   readonly approvals?: ReadonlyMap<string, RecordedApproval>;
+  /** Sessions the starting key may reach (StartOptions); absent: every session. */
+  readonly reach?: readonly string[] | null | undefined;
 }
 
 /** The key of a recorded approval: one answer per node and message. */

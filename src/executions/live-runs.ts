@@ -232,6 +232,12 @@ export class LiveRuns {
         `Sub-workflow nesting deeper than ${MAX_NESTING_DEPTH} levels is refused`,
       );
     }
+    // A run started by a key limited to sessions runs no child outside them (SPEC Roles).
+    if (parent.reach !== null && !parent.reach.includes(request.sessionId)) {
+      throw StepFailure.nonRetryable(
+        `Sub-workflow session '${request.sessionId}' is outside the sessions of the key that started the run`,
+      );
+    }
     let child: ExecutionEntry;
     try {
       child = await this.#options.launchChild(request, parent);

@@ -102,7 +102,11 @@ export class Restarts {
    * finished nodes feeding it replay their recorded output and independent branches are left
    * out. The original is stopped if it is still going.
    */
-  async restart(entry: ExecutionEntry, mode: RestartMode): Promise<StartAnswer> {
+  async restart(
+    entry: ExecutionEntry,
+    mode: RestartMode,
+    reach: readonly string[] | null = null,
+  ): Promise<StartAnswer> {
     const { executionId } = entry;
     const archived = this.#archive.get(executionId);
     if (archived === undefined) {
@@ -133,6 +137,7 @@ export class Restarts {
         version: launch.version,
         lineage: archived.lineage,
         restartOf: executionId,
+        reach,
         ...(replay === undefined ? {} : { replay }),
       });
     } finally {
@@ -202,7 +207,10 @@ export class Restarts {
    * Recover: resumes an ABORTED run as a new execution; finished nodes are replayed from
    * their checkpoints and unfinished ones run. A run is resumed once.
    */
-  async recover(entry: ExecutionEntry): Promise<StartAnswer> {
+  async recover(
+    entry: ExecutionEntry,
+    reach: readonly string[] | null = null,
+  ): Promise<StartAnswer> {
     const { executionId } = entry;
     const refuse = (detail: string): never => {
       throw new AppError('RECOVER_REFUSED', { params: { executionId, detail } });
@@ -231,7 +239,7 @@ export class Restarts {
       }
       if (!history.accepted.payloadRecorded) refuse('its start payload was not recorded');
       const launch = await resumeLaunch(checkpoints, history, plan, version, refuse);
-      const answer = await this.#options.admit(launch);
+      const answer = await this.#options.admit({ ...launch, reach });
       journal.resumed(executionId, answer.executionId);
       await journal.durableNow();
       return answer;

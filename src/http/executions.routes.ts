@@ -118,7 +118,10 @@ export const executionRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
       reply,
       202,
       'Execution accepted',
-      await executions.start(request.body, { idempotencyKey: idempotencyKey(request.headers) }),
+      await executions.start(request.body, {
+        idempotencyKey: idempotencyKey(request.headers),
+        reach: request.principal?.sessions ?? null,
+      }),
     ),
   );
 
@@ -132,7 +135,10 @@ export const executionRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
         'Execution accepted',
         await executions.start(
           { ...request.body, sessionId: request.params.sessionId },
-          { idempotencyKey: idempotencyKey(request.headers) },
+          {
+            idempotencyKey: idempotencyKey(request.headers),
+            reach: request.principal?.sessions ?? null,
+          },
         ),
       ),
   );

@@ -24,7 +24,12 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
         reply,
         202,
         'Execution restarted',
-        await executions.restart(request.params.id, { kind: 'whole' }, auditActor(request)),
+        await executions.restart(
+          request.params.id,
+          { kind: 'whole' },
+          auditActor(request),
+          request.principal?.sessions ?? null,
+        ),
       ),
   );
 
@@ -40,6 +45,7 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
           request.params.id,
           { kind: 'from', nodeId: request.params.nodeId },
           auditActor(request),
+          request.principal?.sessions ?? null,
         ),
       ),
   );
@@ -56,6 +62,7 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
           request.params.id,
           { kind: 'retry', nodeId: request.params.nodeId },
           auditActor(request),
+          request.principal?.sessions ?? null,
         ),
       ),
   );
@@ -68,7 +75,11 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
         reply,
         202,
         'Execution recovered',
-        await executions.recover(request.params.id, auditActor(request)),
+        await executions.recover(
+          request.params.id,
+          auditActor(request),
+          request.principal?.sessions ?? null,
+        ),
       ),
   );
 

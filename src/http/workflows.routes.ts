@@ -56,6 +56,7 @@ export const workflowRoutes: FastifyPluginCallback<WorkflowRoutesOptions> = (
         sessionId,
         { ...body, workflowId },
         actorOf(request),
+        request.principal?.sessions ?? null,
       );
       return saved.created
         ? respond(reply, 201, 'Workflow created', saved)

@@ -45,6 +45,7 @@ export const mcpEndpoint: FastifyPluginCallback<McpEndpointOptions> = (app, opti
     const caller: ToolCaller = {
       actor: principal?.actor ?? null,
       author: principal?.actor ?? 'anonymous',
+      sessions: principal?.sessions ?? null,
     };
     try {
       checkRole(tool, principal);

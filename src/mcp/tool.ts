@@ -27,6 +27,8 @@ export interface ToolCaller {
   readonly actor: string | null;
   /** The author of versions the call saves: the actor, or `anonymous`. */
   readonly author: string;
+  /** Sessions the caller's key may reach; null: every session. */
+  readonly sessions: readonly string[] | null;
 }
 
 /** The arguments every scoped tool reads, once parsed. */

@@ -32,6 +32,7 @@ import type {
   StartRequest,
 } from '../executions/index.js';
 import { audited, auditedAsync } from './control-desk.js';
+import { assertLimitRanges } from './limit-ranges.js';
 import type { ControlDesk } from './control-desk.js';
 import { followEvents, followLogs, followProgress } from './execution-streams.js';
 import type { EventQuery, EventSink, StreamSources } from './execution-streams.js';
@@ -353,6 +354,7 @@ export class ExecutionService {
     const given = Object.fromEntries(
       Object.entries(changes).filter(([, value]) => value !== undefined),
     ) as Partial<AdmissionLimits>;
+    assertLimitRanges(given);
     const limits = audited(this.#desk, actor, { command: 'SCHEDULER_LIMITS' }, () =>
       this.#executions.setLimits(given),
     );
@@ -360,8 +362,16 @@ export class ExecutionService {
     return limits;
   }
 
-  /** Restart, restart from a node or retry a node: a new execution (SPEC "Restart rules"). */
-  restart(executionId: string, mode: RestartMode, actor: string | null): Promise<StartAnswer> {
+  /**
+   * Restart, restart from a node or retry a node: a new execution (SPEC "Restart rules");
+   * `reach`: the sessions of the caller's key, which the new run's sub-workflows keep to.
+   */
+  restart(
+    executionId: string,
+    mode: RestartMode,
+    actor: string | null,
+    reach: readonly string[] | null = null,
+  ): Promise<StartAnswer> {
     return auditedAsync(
       this.#desk,
       actor,
@@ -370,14 +380,18 @@ export class ExecutionService {
         executionId,
         nodeId: mode.kind === 'whole' ? null : mode.nodeId,
       },
-      () => this.#executions.restart(executionId, mode),
+      () => this.#executions.restart(executionId, mode, reach),
     );
   }
 
   /** Resumes an aborted execution from its checkpoints (SPEC "Recover conditions"). */
-  recover(executionId: string, actor: string | null): Promise<StartAnswer> {
+  recover(
+    executionId: string,
+    actor: string | null,
+    reach: readonly string[] | null = null,
+  ): Promise<StartAnswer> {
     return auditedAsync(this.#desk, actor, { command: 'RECOVER', executionId }, () =>
-      this.#executions.recover(executionId),
+      this.#executions.recover(executionId, reach),
     );
   }
 }

@@ -13,6 +13,7 @@ import type {
   WorkflowValidation,
   WorkflowVersionRecord,
 } from '../engine/index.js';
+import { subWorkflowReachErrors } from './sub-workflow-reach.js';
 
 /** SPEC "Versioning" 3: the newest 20 saved versions of a workflow are kept. */
 export const MAX_SAVED_VERSIONS = 20;
@@ -165,13 +166,19 @@ export class SessionService {
     return currentVersion(workflow).definition;
   }
 
-  /** Saves a new version of a workflow, creating the workflow on its first save. */
+  /**
+   * Saves a new version of a workflow, creating the workflow on its first save; `reach`: the
+   * sessions the saving key may reach (null: every session).
+   */
   async defineWorkflow(
     sessionId: string,
     definition: WorkflowDefinition,
     actor: string,
+    reach: readonly string[] | null = null,
   ): Promise<SavedWorkflow> {
     this.#assertValidWorkflows([definition]);
+    const outside = subWorkflowReachErrors(definition, reach);
+    if (outside.length > 0) throw new AppError('WORKFLOW_INVALID', { fieldErrors: outside });
     return this.#lock.run(sessionId, async () => {
       const session = await this.#requireSession(sessionId);
       const existing = await this.#deps.store.getWorkflow(sessionId, definition.workflowId);

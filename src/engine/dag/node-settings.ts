@@ -40,7 +40,12 @@ const engineSchema = z.strictObject({
 
 /** The engine's keys of a node's `config`; other keys belong to the plugin. */
 export const nodeSettingsSchema = z.looseObject({
-  timeoutSeconds: z.number().positive().optional(),
+  // Armed in steps on the run's clock; 2^31-1 s (68 years) only refuses absurd values.
+  timeoutSeconds: z
+    .number()
+    .positive()
+    .max(2 ** 31 - 1)
+    .optional(),
   onError: z.enum(ON_ERROR_MODES).optional(),
   engine: engineSchema.optional(),
 });

@@ -2,7 +2,7 @@
 // resume gives each the time it had left (SPEC States and transitions rule 1).
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../core/index.js';
-import { ManualScheduler, RunClock } from './run-clock.js';
+import { MAX_TIMER_STEP_MS, ManualScheduler, RunClock } from './run-clock.js';
 
 function clocks(): { time: ManualScheduler; run: RunClock } {
   const manual = new ManualClock();
@@ -84,5 +84,46 @@ describe('RunClock (SPEC States and transitions rule 1)', () => {
     run.after(10, () => undefined);
     run.dispose();
     expect(time.pending).toBe(0);
+  });
+});
+
+describe('RunClock timers longer than a platform timer can hold', () => {
+  it('fires a 3e9 ms timer at 3e9 ms and not before, in steps', () => {
+    const manual = new ManualClock();
+    const time = new ManualScheduler(manual);
+    // Node fires any timer above 2^31-1 ms after 1 ms: no armed step may be longer.
+    const armed: number[] = [];
+    const run = new RunClock(manual, {
+      setTimeout: (callback, ms, timer) => {
+        armed.push(ms);
+        return time.setTimeout(callback, ms, timer);
+      },
+      clearTimeout: (handle) => {
+        time.clearTimeout(handle);
+      },
+    });
+    const fired: number[] = [];
+    run.after(3e9, () => fired.push(1));
+    time.advance(2 ** 31);
+    expect(fired).toEqual([]);
+    time.advance(3e9 - 2 ** 31 - 1);
+    expect(fired).toEqual([]);
+    time.advance(1);
+    expect(fired).toEqual([1]);
+    expect(armed).toEqual([MAX_TIMER_STEP_MS, 3e9 - MAX_TIMER_STEP_MS]);
+  });
+
+  it('keeps the time left of a long timer across a pause', () => {
+    const { time, run } = clocks();
+    const fired: number[] = [];
+    run.after(5e9, () => fired.push(1));
+    time.advance(3e9);
+    run.pause();
+    time.advance(1e10);
+    run.resume();
+    time.advance(2e9 - 1);
+    expect(fired).toEqual([]);
+    time.advance(1);
+    expect(fired).toEqual([1]);
   });
 });

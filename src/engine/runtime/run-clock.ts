@@ -17,7 +17,20 @@ export interface TimerScheduler {
   clearTimeout(handle: unknown): void;
 }
 
+/**
+ * The longest delay a platform timer honours: Node clamps anything above 2^31-1 ms to 1 ms, so
+ * a longer timer is armed in steps of at most this much (a one-month DELAY is legitimate).
+ */
+export const MAX_TIMER_STEP_MS = 2 ** 31 - 1;
+
 function fireTimer(timer: Timer): void {
+  if (timer.remaining > MAX_TIMER_STEP_MS) {
+    // One step of a long timer has passed: arm the next with what is left.
+    timer.remaining -= MAX_TIMER_STEP_MS;
+    timer.handle = undefined;
+    timer.clock.rearm(timer);
+    return;
+  }
   timer.fire();
 }
 
@@ -127,6 +140,11 @@ export class RunClock {
   }
 
   /** @internal */
+  rearm(timer: Timer): void {
+    if (!timer.done && !timer.clock.frozen) this.#arm(timer);
+  }
+
+  /** @internal */
   forgetTimer(timer: Timer): void {
     this.#shared.timers?.delete(timer);
   }
@@ -218,7 +236,8 @@ export class RunClock {
 
   #arm(timer: Timer): void {
     timer.armedAt = this.now();
-    timer.handle = this.#shared.scheduler.setTimeout(fireTimer, timer.remaining, timer);
+    const step = Math.min(timer.remaining, MAX_TIMER_STEP_MS);
+    timer.handle = this.#shared.scheduler.setTimeout(fireTimer, step, timer);
   }
 }
 

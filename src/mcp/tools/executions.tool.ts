@@ -49,7 +49,7 @@ function needsNode(command: Action, nodeId: string | undefined): string {
  */
 function controlRun(
   executions: ExecutionService,
-  { actor }: ToolCaller,
+  { actor, sessions }: ToolCaller,
   executionId: string,
   command: Action,
   nodeId: string | undefined,
@@ -72,21 +72,23 @@ function controlRun(
         actor,
       );
     case 'RESTART':
-      return executions.restart(executionId, { kind: 'whole' }, actor);
+      return executions.restart(executionId, { kind: 'whole' }, actor, sessions);
     case 'RESTART_FROM_NODE':
       return executions.restart(
         executionId,
         { kind: 'from', nodeId: needsNode(command, nodeId) },
         actor,
+        sessions,
       );
     case 'RETRY':
       return executions.restart(
         executionId,
         { kind: 'retry', nodeId: needsNode(command, nodeId) },
         actor,
+        sessions,
       );
     case 'RECOVER':
-      return executions.recover(executionId, actor);
+      return executions.recover(executionId, actor, sessions);
   }
 }
 
@@ -104,8 +106,8 @@ export const executionTools = [
       priority: integer('priority').optional(),
       idempotencyKey: id('idempotencyKey').optional(),
     },
-    run: ({ idempotencyKey, ...request }, { executions }) =>
-      executions.start(request, { idempotencyKey }),
+    run: ({ idempotencyKey, ...request }, { executions }, caller) =>
+      executions.start(request, { idempotencyKey, reach: caller.sessions }),
   }),
   defineTool({
     name: 'get_workflow_status',

@@ -105,7 +105,7 @@ export const sessionTools = [
       'Defines or replaces a workflow of a session: each call saves a new version (at most 20 are kept).',
     input: { ...session, workflow: workflowDefinitionSchema },
     run: ({ sessionId, workflow: definition }, { sessions }, caller) =>
-      sessions.defineWorkflow(sessionId, definition, caller.author),
+      sessions.defineWorkflow(sessionId, definition, caller.author, caller.sessions),
   }),
   defineTool({
     name: 'delete_workflow',
