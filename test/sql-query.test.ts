@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StepFailure } from '../src/plugin-api/index.js';
 import type { MessageProcessor } from '../src/plugin-api/index.js';
 import { sqlQueryPlugin } from '../src/plugins/builtin/sql-query/sql-query.js';
-import { createTestContext, message, processAll } from '../src/plugins/testing/fake-context.js';
+import { createTestContext, message, processAll } from '../src/plugins/testing/index.js';
 import { TEST_DB_URL, postgresUnavailable, testDbClient } from './support/postgres.js';
 import { startTestServer } from './support/server.js';
 

@@ -19,7 +19,7 @@ import {
 import { ExecutionJournal } from './execution-journal.js';
 import { ExecutionManager } from './execution-manager.js';
 import { ExecutionRegistry } from './execution-registry.js';
-import { sessionStoreWith } from './test-support.js';
+import { sessionStoreWith } from './testing/index.js';
 
 const flow = {
   workflowId: 'w',

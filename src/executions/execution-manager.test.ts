@@ -5,7 +5,7 @@ import { Meters, RecordingTracer, createSilentLoggers } from '../observability/i
 import { createPluginRegistry } from '../plugins/index.js';
 import { ExecutionManager } from './execution-manager.js';
 import { ExecutionRegistry } from './execution-registry.js';
-import { manualToConsole, sessionStoreWith } from './test-support.js';
+import { manualToConsole, sessionStoreWith } from './testing/index.js';
 
 const flow = manualToConsole;
 

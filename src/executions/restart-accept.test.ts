@@ -9,7 +9,7 @@ import type { ExecutionEvent } from './execution-events.js';
 import { ExecutionManager } from './execution-manager.js';
 import type { StartAnswer } from './launch.js';
 import { ExecutionRegistry } from './execution-registry.js';
-import { sessionStoreWith } from './test-support.js';
+import { sessionStoreWith } from './testing/index.js';
 
 /** Still going a minute after its start, unless stopped. */
 const slow = {

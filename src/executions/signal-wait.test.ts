@@ -9,7 +9,7 @@ import { createPluginRegistry } from '../plugins/index.js';
 import type { ExecutionEvent } from './execution-events.js';
 import { ExecutionManager } from './execution-manager.js';
 import { ExecutionRegistry } from './execution-registry.js';
-import { sessionStoreWith } from './test-support.js';
+import { sessionStoreWith } from './testing/index.js';
 
 const HOUR_MS = 3_600_000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EdgeDefinition, NodeDefinition, WorkflowDefinition } from './model.js';
-import { testCatalog } from './test-catalog.js';
+import { testCatalog } from '../testing/index.js';
 import { VALID_MESSAGE, validateWorkflow } from './validate.js';
 
 function workflow(

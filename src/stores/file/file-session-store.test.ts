@@ -13,6 +13,7 @@ import {
   sessionRecord,
   workflowRecord,
 } from '../conformance/session-store.conformance.js';
+import { crashWriterPath } from '../testing/index.js';
 import { fileNameForId } from './file-name-for-id.js';
 import { FILE_FORMAT_VERSION, FileSessionStore } from './file-session-store.js';
 
@@ -317,7 +318,6 @@ describe('FileSessionStore', () => {
   describe('crash safety', () => {
     const sessionId = 'crash';
     const workflowId = 'crash workflow';
-    const writer = fileURLToPath(new URL('./testing/crash-writer.ts', import.meta.url));
     const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
     /** Resolves with the last version the writer acknowledged once it acknowledged `count`. */
@@ -355,7 +355,7 @@ describe('FileSessionStore', () => {
     it('loses no acknowledged write when the writing process is killed mid-write', async () => {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', writer, baseDir, sessionId, workflowId],
+        ['--import', 'tsx', crashWriterPath, baseDir, sessionId, workflowId],
         { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       const exited = once(child, 'exit');

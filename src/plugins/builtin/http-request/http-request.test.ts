@@ -2,8 +2,13 @@ import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
-import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
+import {
+  closeServer,
+  createTestContext,
+  listenOnLoopback,
+  message,
+  processAll,
+} from '../../testing/index.js';
 import { MAX_RESPONSE_BYTES, httpRequestPlugin } from './http-request.js';
 
 interface Received {

@@ -5,9 +5,14 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
-import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
-import { setupOf } from '../../testing/runtime-of.js';
+import {
+  closeServer,
+  createTestContext,
+  listenOnLoopback,
+  message,
+  processAll,
+  setupOf,
+} from '../../testing/index.js';
 import { llmCallPlugin } from './llm-call.js';
 import type { LlmCallSettings } from './llm-call.js';
 import { LlmRateLimiter, RATE_WINDOW_MS } from './llm-rate-limiter.js';

@@ -7,12 +7,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
-import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
+import {
+  closeServer,
+  createTestContext,
+  listenOnLoopback,
+  message,
+  processAll,
+  setupOf,
+} from '../../testing/index.js';
 import { mcpListToolsPlugin } from './mcp-list-tools.js';
 import { mcpToolCallPlugin } from './mcp-tool-call.js';
 import type { McpToolCallSettings } from './mcp-tool-call.js';
-import { setupOf } from '../../testing/runtime-of.js';
 
 let server: Server | undefined;
 

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
+import { createTestContext, message, processAll } from '../../testing/index.js';
 import { MAX_OUTPUT_BYTES, processExecutorPlugin } from './process-executor.js';
 import type { ProcessSettings } from './process-executor.js';
 

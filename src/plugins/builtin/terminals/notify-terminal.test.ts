@@ -2,8 +2,13 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { StepFailure } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
-import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
+import {
+  closeServer,
+  createTestContext,
+  listenOnLoopback,
+  message,
+  processAll,
+} from '../../testing/index.js';
 import { notifyTerminalPlugin } from './notify-terminal.js';
 
 interface Received {

@@ -3,13 +3,19 @@
 import { ManualClock, systemClock } from '../../core/index.js';
 import type { Emit, Message, NodeRuntime } from '../../plugin-api/index.js';
 import type { EdgeDefinition, NodeDefinition } from '../dag/model.js';
-import { createTestCatalog } from '../dag/test-catalog.js';
-import type { TestPluginType } from '../dag/test-catalog.js';
-import { prepareWorkflow } from './plan.js';
-import { ManualScheduler, RunClock } from './run-clock.js';
-import { WorkflowRun } from './workflow-run.js';
-import type { NodeState, NodeStatus } from './node-state.js';
-import type { NodePlacement, ReplayPlan, RunHost, RunLogEntry, RunServices } from './run-ports.js';
+import { createTestCatalog } from './test-catalog.js';
+import type { TestPluginType } from './test-catalog.js';
+import { prepareWorkflow } from '../runtime/plan.js';
+import { ManualScheduler, RunClock } from '../runtime/run-clock.js';
+import { WorkflowRun } from '../runtime/workflow-run.js';
+import type { NodeState, NodeStatus } from '../runtime/node-state.js';
+import type {
+  NodePlacement,
+  ReplayPlan,
+  RunHost,
+  RunLogEntry,
+  RunServices,
+} from '../runtime/run-ports.js';
 import type { CheckpointWriter } from '../checkpoints.js';
 
 export interface TestRun {
