@@ -5,7 +5,7 @@ import { Meters, RecordingTracer, createSilentLoggers } from '../observability/i
 import { createPluginRegistry } from '../plugins/index.js';
 import { ExecutionManager } from './execution-manager.js';
 import { ExecutionRegistry } from './execution-registry.js';
-import { manualToConsole, sessionStoreWith } from './testing/index.js';
+import { manualToConsole, sessionStoreWith, waitFor } from './testing/index.js';
 
 const flow = manualToConsole;
 
@@ -100,15 +100,6 @@ const askFlow = {
   ],
 };
 
-/** Waits until `condition` holds, for a bounded number of turns of the event loop. */
-async function turnsUntil(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 500; turn++) {
-    if (condition()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`Still waiting for ${what}`);
-}
-
 /** A manager whose every run timer is armed on a manual scheduler, so that it can be counted. */
 async function managerWithManualTimers() {
   const clock = new ManualClock();
@@ -140,7 +131,7 @@ describe('ExecutionManager: live state of ended executions (SPEC Limits, in-memo
     const { executionId } = await manager.start({ sessionId: 's', workflowId: 'slow' });
     const entry = manager.require(executionId);
     // The run deadline and the delay are armed while the run goes.
-    await turnsUntil(() => scheduler.pending === 2, 'the delay to be armed');
+    await waitFor(() => scheduler.pending === 2, 'the delay to be armed');
     expect(manager.running).toBe(1);
     scheduler.advance(60_000);
     await entry.finished;
@@ -157,7 +148,7 @@ describe('ExecutionManager: live state of ended executions (SPEC Limits, in-memo
     const { manager, scheduler, registry } = await managerWithManualTimers();
     const { executionId } = await manager.start({ sessionId: 's', workflowId: 'ask' });
     const entry = manager.require(executionId);
-    await turnsUntil(() => manager.approvalsOf(executionId).length === 1, 'the approval');
+    await waitFor(() => manager.approvalsOf(executionId).length === 1, 'the approval');
     expect(manager.running).toBe(1);
     expect(scheduler.pending).toBeGreaterThanOrEqual(2);
     manager.stop(executionId);
@@ -176,7 +167,7 @@ describe('ExecutionManager: live state of ended executions (SPEC Limits, in-memo
     await manager.require(quick.executionId).finished;
     expect(manager.running).toBe(1);
     // The run still going keeps its run deadline and its delay; the ended one keeps nothing.
-    await turnsUntil(() => scheduler.pending === 2, 'the delay to be armed');
+    await waitFor(() => scheduler.pending === 2, 'the delay to be armed');
     manager.stop(going.executionId);
     await manager.require(going.executionId).finished;
     expect(manager.running).toBe(0);

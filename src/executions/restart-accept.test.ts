@@ -9,7 +9,7 @@ import type { ExecutionEvent } from './execution-events.js';
 import { ExecutionManager } from './execution-manager.js';
 import type { StartAnswer } from './launch.js';
 import { ExecutionRegistry } from './execution-registry.js';
-import { sessionStoreWith } from './testing/index.js';
+import { sessionStoreWith, tick } from './testing/index.js';
 
 /** Still going a minute after its start, unless stopped. */
 const slow = {
@@ -116,7 +116,7 @@ describe('ExecutionManager: a restart waits for the new run to be accepted (SPEC
     const restart = hold.value;
     // The original is told to stop but has not ended: the restart waits and admits nothing.
     // A restart that did not wait would have answered within these turns of the event loop.
-    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await tick(3);
     expect(restart.outcome()).toBeUndefined();
     expect(manager.require(original).status).toBe('RUNNING');
     expect(registry.search({}).map((entry) => entry.executionId)).toEqual([original]);

@@ -3,7 +3,8 @@
 import { AppError } from '../../core/index.js';
 import type { Message } from '../../plugin-api/index.js';
 import type { TestPluginType } from './test-catalog.js';
-import { chainOf, createTestRun, processorOf, sourceOf, waitFor } from './test-run.js';
+import { waitFor } from '../../core/testing/index.js';
+import { chainOf, createTestRun, processorOf, sourceOf } from './test-run.js';
 import type { TestRun, TestRunOptions } from './test-run.js';
 import type { WorkflowRun } from '../runtime/workflow-run.js';
 

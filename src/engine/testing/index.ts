@@ -3,15 +3,8 @@
 // loop, and the plugins the control tests drive. Excluded from the build (tsconfig.build.json).
 export { createTestCatalog, testCatalog } from './test-catalog.js';
 export type { TestPluginType } from './test-catalog.js';
-export {
-  chainOf,
-  createTestRun,
-  processorOf,
-  sourceOf,
-  testSink,
-  tick,
-  waitFor,
-} from './test-run.js';
+export { tick, waitFor } from '../../core/testing/index.js';
+export { chainOf, createTestRun, processorOf, sourceOf, testSink } from './test-run.js';
 export type { TestRun, TestRunOptions } from './test-run.js';
 export {
   counters,

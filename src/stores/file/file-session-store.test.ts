@@ -362,6 +362,7 @@ describe('FileSessionStore', () => {
       let lastAcknowledged: number;
       try {
         lastAcknowledged = await waitForAcknowledged(child, 100);
+        // A random moment after the hundredth write: the crash lands anywhere in a write.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 10));
       } finally {
         child.kill('SIGKILL');

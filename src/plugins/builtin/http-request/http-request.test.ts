@@ -8,6 +8,7 @@ import {
   listenOnLoopback,
   message,
   processAll,
+  waitUntil,
 } from '../../testing/index.js';
 import { MAX_RESPONSE_BYTES, httpRequestPlugin } from './http-request.js';
 
@@ -182,10 +183,10 @@ describe('HTTP_REQUEST (CONTRACT 1: method, url, headers, body)', () => {
   });
 
   it('gives up a request that is under way when the node is stopped', async () => {
-    const { url } = await startEndpoint(() => undefined);
+    const { url, received } = await startEndpoint(() => undefined);
     const ctx = createTestContext();
     const failing = processAll(runtimeOf({ url }), [message({})], ctx);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => received.length === 1, 'the request to reach the endpoint');
     ctx.abort(new Error('stopped by the operator'));
     await expect(failing).rejects.toThrow('stopped by the operator');
     expect(ctx.reports).toEqual(['http.request:stopped']);

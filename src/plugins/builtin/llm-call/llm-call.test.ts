@@ -12,6 +12,7 @@ import {
   message,
   processAll,
   setupOf,
+  waitUntil,
 } from '../../testing/index.js';
 import { llmCallPlugin } from './llm-call.js';
 import type { LlmCallSettings } from './llm-call.js';
@@ -284,7 +285,7 @@ describe('LLM_CALL', () => {
     await processAll(node, [message('a'), message('b')], ctx);
     expect(received).toHaveLength(2);
     const third = processAll(node, [message('c')], ctx);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => ctx.sleeps.length > 0, 'the call to wait for the rate limit');
     expect(received).toHaveLength(2);
     expect(ctx.sleeps).toEqual([RATE_WINDOW_MS]);
     now += RATE_WINDOW_MS;

@@ -14,6 +14,7 @@ import {
   message,
   processAll,
   setupOf,
+  waitUntil,
 } from '../../testing/index.js';
 import { mcpListToolsPlugin } from './mcp-list-tools.js';
 import { mcpToolCallPlugin } from './mcp-tool-call.js';
@@ -61,6 +62,7 @@ async function startMcpServer(): Promise<{ url: string; calls: Calls }> {
       });
       mcp.registerTool('slow', { description: 'Takes a minute' }, async () => {
         calls.tools.push('slow');
+        // Answers too late for any test: the call is under way until the node gives it up.
         await new Promise((resolve) => setTimeout(resolve, 60_000));
         return { content: [] };
       });
@@ -202,11 +204,11 @@ describe('MCP_TOOL_CALL', () => {
   });
 
   it('gives up a call under way when the node is stopped', async () => {
-    const { url } = await startMcpServer();
+    const { url, calls } = await startMcpServer();
     const ctx = createTestContext();
     const started = Date.now();
     const failing = processAll(caller({ url, tool: 'slow' }), [message({})], ctx);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitUntil(() => calls.tools.includes('slow'), 'the call to reach the tool');
     ctx.abort(new Error('stopped by the operator'));
     await expect(failing).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(10_000);
