@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openSse, startTestServer } from './support/server.js';
 import type { HttpAnswer, SseClient, TestServer } from './support/server.js';
+import { eventually } from './support/wait.js';
 import { slowWorkflow } from './support/workflows.js';
 
 const flow = {
@@ -23,15 +24,6 @@ const flow = {
     { source: 'wait', target: 'out' },
   ],
 };
-
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = await read();
-    if (check(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not reached');
-}
 
 describe('Run and node controls (CONTRACT 4)', () => {
   let server: TestServer;
@@ -63,6 +55,7 @@ describe('Run and node controls (CONTRACT 4)', () => {
     expect(paused.status).toBe(200);
     expect((await record(id)).json.data.status).toBe('PAUSED');
     const before = (await results(id)).length;
+    // Proves that nothing moves while paused: no result comes in this time.
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect((await results(id)).length).toBe(before);
     expect((await server.call('POST', `/api/executions/${id}/resume`)).status).toBe(200);

@@ -1,12 +1,13 @@
 // SPEC "Events" 1-5 and CONTRACT sections 3-4: the global event stream, an execution's log
 // entries and its progress over SSE, with keep-alives and Last-Event-ID resume.
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadSettings } from '../src/config/index.js';
 import { createSilentLoggers } from '../src/observability/index.js';
 import { TEST_BUILD_INFO, call, openSse, startTestServer } from './support/server.js';
 import type { SseClient, SseEvent, TestServer } from './support/server.js';
-import { eventually } from './support/wait.js';
+import { endOf, eventually } from './support/wait.js';
 
 const flow = {
   workflowId: 'talk',
@@ -51,12 +52,9 @@ async function runToEnd(server: TestServer, payload: unknown): Promise<string> {
     body: { sessionId: 's', workflowId: 'talk', payload },
   });
   const id = start.json.data.executionId as string;
-  for (let i = 0; i < 300; i++) {
-    const record = await server.call('GET', `/api/executions/${id}`);
-    if (record.json.data.status === 'COMPLETED') return id;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('run did not complete');
+  const record = await endOf(server, id);
+  if (record.status !== 'COMPLETED') throw new Error(`run ended ${record.status}`);
+  return id;
 }
 
 const kinds = (events: SseEvent[]) => events.map((event) => event.event);
@@ -174,11 +172,13 @@ describe('Event streams (SPEC Events)', () => {
 
   it('sends a keep-alive comment at the keep-alive interval', async () => {
     const client = await openSse(server.baseUrl, '/api/events');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const keepAlives = () => client.comments.filter((comment) => comment === 'keep-alive').length;
+    await eventually(
+      () => Promise.resolve(keepAlives()),
+      (count) => count >= 2,
+    );
     client.close();
-    expect(
-      client.comments.filter((comment) => comment === 'keep-alive').length,
-    ).toBeGreaterThanOrEqual(2);
+    expect(keepAlives()).toBeGreaterThanOrEqual(2);
   });
 
   it('streams an ended execution log entries, stored first, and ends the stream', async () => {
@@ -333,7 +333,7 @@ describe('Event streams (SPEC Events)', () => {
       method: 'GET',
     });
     stalled.end();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await once(stalled, 'response');
     const started = Date.now();
     await runToEnd(
       server,
