@@ -1,22 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { createSequentialIds, systemClock } from '../core/index.js';
-import type { ExecutionEvent, ExecutionManager } from '../executions/index.js';
+import type { ExecutionEvent } from '../executions/index.js';
 import { waitFor, tick } from '../core/testing/index.js';
 import { Meters } from '../observability/index.js';
 import { AuditLog } from './audit-log.js';
 import { EventBus } from './event-bus.js';
 import { startRuleSupervisors } from './rule-supervisors.js';
+import type { RuleSupervisorOptions } from './rule-supervisors.js';
 
 /** Records the commands a supervisor issues; only the three calls supervisors make. */
-function commandLog(): { executions: ExecutionManager; stopped: string[] } {
+function commandLog(): { executions: RuleSupervisorOptions['executions']; stopped: string[] } {
   const stopped: string[] = [];
-  const executions = {
+  const executions: RuleSupervisorOptions['executions'] = {
     stop: (executionId: string) => {
       stopped.push(executionId);
     },
     control: () => undefined,
     controlNode: () => undefined,
-  } as unknown as ExecutionManager;
+  };
   return { executions, stopped };
 }
 

@@ -35,7 +35,8 @@ function holdingImmediates<T>(act: () => T): { value: T; held: number; release: 
   const held: (() => void)[] = [];
   const spy = vi.spyOn(globalThis, 'setImmediate').mockImplementation((callback: () => void) => {
     held.push(callback);
-    // The engine never clears this immediate, so no handle is needed.
+    // The engine never clears this immediate, so no handle is needed; the spy's type, from
+    // @types/node's setImmediate, asks for one all the same.
     return undefined as unknown as NodeJS.Immediate;
   });
   let value: T;

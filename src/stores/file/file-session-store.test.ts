@@ -307,10 +307,12 @@ describe('FileSessionStore', () => {
         config: { big: 1n },
       });
       await expect(store.putWorkflow(unstorable)).rejects.toMatchObject({ code: 'STORE_FAILED' });
-      const noVersion = { ...workflowRecord('s1', 'w1'), versions: [{ version: Number.NaN }] };
-      await expect(store.putWorkflow(noVersion as unknown as WorkflowRecord)).rejects.toMatchObject(
-        { code: 'STORE_FAILED' },
-      );
+      const stored = workflowRecord('s1', 'w1');
+      const noVersion: WorkflowRecord = {
+        ...stored,
+        versions: stored.versions.map((version) => ({ ...version, version: Number.NaN })),
+      };
+      await expect(store.putWorkflow(noVersion)).rejects.toMatchObject({ code: 'STORE_FAILED' });
       expect(await store.getWorkflow('s1', 'w1')).toEqual(workflowRecord('s1', 'w1'));
     });
   });
