@@ -2,14 +2,11 @@
 // admits the new run only once the original has ended, waiting at most `restartAcceptMs`
 // (30 s unless set); an original that outlasts the wait refuses the restart.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSequentialIds, systemClock } from '../core/index.js';
-import { Meters, createSilentLoggers } from '../observability/index.js';
-import { createPluginRegistry } from '../plugins/index.js';
+import { systemClock } from '../core/index.js';
 import type { ExecutionEvent } from './execution-events.js';
-import { ExecutionManager } from './execution-manager.js';
+import type { ExecutionManager } from './execution-manager.js';
 import type { StartAnswer } from './launch.js';
-import { ExecutionRegistry } from './execution-registry.js';
-import { sessionStoreWith, tick } from './testing/index.js';
+import { createTestManager, testRegistry, tick } from './testing/index.js';
 
 /** Still going a minute after its start, unless stopped. */
 const slow = {
@@ -79,22 +76,11 @@ describe('ExecutionManager: a restart waits for the new run to be accepted (SPEC
 
   async function harness(restartAcceptMs?: number) {
     const events: ExecutionEvent[] = [];
-    const registry = new ExecutionRegistry({
-      maxExecutions: 100,
-      resultsPerExecution: 10,
-      logsPerExecution: 10,
-    });
-    const manager = new ExecutionManager({
-      store: await sessionStoreWith([slow]),
-      catalog: createPluginRegistry({ optionalPlugins: [] }),
+    const registry = testRegistry(100);
+    const manager = await createTestManager([slow], {
       registry,
       clock: systemClock,
-      ids: createSequentialIds('e'),
-      logger: createSilentLoggers().engine,
-      workers: false,
       runDeadlineMs: 600_000,
-      planTtlMs: 600_000,
-      meters: new Meters(),
       events: (event) => events.push(event),
       ...(restartAcceptMs === undefined ? {} : { restartAcceptMs }),
     });

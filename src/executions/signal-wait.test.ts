@@ -2,14 +2,10 @@
 // when a node sets no timeoutSeconds (SPEC Node-level engine settings, Limits), and what a
 // pending approval holds (SPEC Events 9).
 import { describe, expect, it } from 'vitest';
-import { ManualClock, createSequentialIds } from '../core/index.js';
+import { ManualClock } from '../core/index.js';
 import { ManualScheduler } from '../engine/index.js';
-import { Meters, createSilentLoggers } from '../observability/index.js';
-import { createPluginRegistry } from '../plugins/index.js';
 import type { ExecutionEvent } from './execution-events.js';
-import { ExecutionManager } from './execution-manager.js';
-import { ExecutionRegistry } from './execution-registry.js';
-import { sessionStoreWith, tick, waitFor } from './testing/index.js';
+import { createTestManager, tick, waitFor } from './testing/index.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -31,22 +27,10 @@ async function managerWithManualTime() {
   const clock = new ManualClock();
   const scheduler = new ManualScheduler(clock);
   const events: ExecutionEvent[] = [];
-  const manager = new ExecutionManager({
-    store: await sessionStoreWith([approvalFlow]),
-    catalog: createPluginRegistry({ optionalPlugins: [] }),
-    registry: new ExecutionRegistry({
-      maxExecutions: 10,
-      resultsPerExecution: 10,
-      logsPerExecution: 10,
-    }),
+  const manager = await createTestManager([approvalFlow], {
     clock,
-    ids: createSequentialIds('e'),
-    logger: createSilentLoggers().engine,
-    workers: false,
     // Longer than the signal wait, so only the wait can end the run.
     runDeadlineMs: 2 * HOUR_MS,
-    planTtlMs: 600_000,
-    meters: new Meters(),
     timers: scheduler,
     events: (event) => events.push(event),
   });
