@@ -3,6 +3,7 @@
 // loopback HTTP server, and bounded waits on conditions. Excluded from the build (tsconfig.build.json).
 export { asEmits, collect, createTestContext, message, processAll } from './fake-context.js';
 export type { LoggedLine, MeterCall, TestContext, TestContextOptions } from './fake-context.js';
-export { closeServer, listenOnLoopback } from './local-http.js';
+export { closeServer, listenForBodies, listenOnLoopback } from './local-http.js';
+export type { ReceivedRequest } from './local-http.js';
 export { runtimeOf, setupOf } from './runtime-of.js';
 export { tick, waitFor, waitUntil } from '../../core/testing/index.js';

@@ -8,7 +8,7 @@ import type { MessageProcessor } from '../../../plugin-api/index.js';
 import {
   closeServer,
   createTestContext,
-  listenOnLoopback,
+  listenForBodies,
   message,
   processAll,
   setupOf,
@@ -36,21 +36,17 @@ async function startModel(
   answer?: (received: Received) => { status: number; body: unknown },
 ): Promise<{ baseUrl: string; received: Received[] }> {
   const received: Received[] = [];
-  const listening = await listenOnLoopback((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const entry = {
-        path: request.url,
-        headers: request.headers,
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
-      };
-      received.push(entry);
-      const reply = answer?.(entry) ?? defaultReply(entry);
-      response.statusCode = reply.status;
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify(reply.body));
-    });
+  const listening = await listenForBodies((request, response) => {
+    const entry = {
+      path: request.url,
+      headers: request.headers,
+      body: JSON.parse(request.body) as Record<string, unknown>,
+    };
+    received.push(entry);
+    const reply = answer?.(entry) ?? defaultReply(entry);
+    response.statusCode = reply.status;
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(reply.body));
   });
   server = listening.server;
   return { baseUrl: listening.origin, received };

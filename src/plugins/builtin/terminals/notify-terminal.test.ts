@@ -5,7 +5,7 @@ import { StepFailure } from '../../../plugin-api/index.js';
 import {
   closeServer,
   createTestContext,
-  listenOnLoopback,
+  listenForBodies,
   message,
   processAll,
 } from '../../testing/index.js';
@@ -22,15 +22,14 @@ let server: Server | undefined;
 /** A webhook receiver on a free local port answering every request with `status`. */
 async function startWebhook(status: number): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = [];
-  const listening = await listenOnLoopback((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      received.push({ method: request.method, headers: request.headers, body: JSON.parse(text) });
-      response.statusCode = status;
-      response.end('answer');
+  const listening = await listenForBodies((request, response) => {
+    received.push({
+      method: request.method,
+      headers: request.headers,
+      body: JSON.parse(request.body),
     });
+    response.statusCode = status;
+    response.end('answer');
   });
   server = listening.server;
   return { url: `${listening.origin}/hook`, received };
