@@ -6,8 +6,8 @@ import { createApp } from '../src/app.js';
 import { loadSettings } from '../src/config/index.js';
 import { createSilentLoggers } from '../src/observability/index.js';
 import { TEST_BUILD_INFO, call, openSse, startTestServer } from './support/server.js';
-import type { SseClient, SseEvent, TestServer } from './support/server.js';
-import { endOf, eventually } from './support/wait.js';
+import type { SseEvent, TestServer } from './support/server.js';
+import { endOf, eventually, within } from './support/wait.js';
 
 const flow = {
   workflowId: 'talk',
@@ -33,19 +33,6 @@ const paced = {
     { source: 'wait', target: 'out' },
   ],
 };
-
-/** Resolves when the server ends the stream; rejects after `timeoutMs`. */
-function endedWithin(client: SseClient, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`stream not ended after ${timeoutMs} ms`));
-    }, timeoutMs);
-    void client.ended.then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
 
 async function runToEnd(server: TestServer, payload: unknown): Promise<string> {
   const start = await server.call('POST', '/api/workflow/start', {
@@ -247,7 +234,7 @@ describe('Event streams (SPEC Events)', () => {
     expect(client.events).toHaveLength(stored.length);
 
     expect((await server.call('POST', `/api/executions/${id}/resume`)).status).toBe(200);
-    await endedWithin(client, 10_000);
+    await within(client.ended, 10_000, 'the end of the stream');
     expect((await server.call('GET', `/api/executions/${id}`)).json.data.status).toBe('COMPLETED');
     expect(client.events.map((e) => e.event)).toEqual(['log', 'log', 'log']);
     expect(client.events.map((e) => e.id)).toEqual([1, 2, 3]);
@@ -410,7 +397,7 @@ describe('Stored log entries (SPEC Log line losses, Events 1)', () => {
       );
       const entries = async (): Promise<SseEvent[]> => {
         const client = await openSse(baseUrl, `/api/sessions/s/executions/${id}/logs/entries`);
-        await endedWithin(client, 5_000);
+        await within(client.ended, 5_000, 'the end of the stream');
         return client.events;
       };
       skew = 29 * 60_000;

@@ -36,3 +36,18 @@ export async function endOf(
   );
   return answer.json.data;
 }
+
+/** Settles as `value` does unless `timeoutMs` passes first: for what may never happen. */
+export async function within<T>(value: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`${what} did not happen within ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([value, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
