@@ -3,7 +3,7 @@
 // loop, and the plugins the control tests drive. Excluded from the build (tsconfig.build.json).
 export { createTestCatalog, testCatalog } from './test-catalog.js';
 export type { TestPluginType } from './test-catalog.js';
-export { tick, waitFor } from '../../core/testing/index.js';
+export { tick, waitFor, waitUntil } from '../../core/testing/index.js';
 export { chainOf, createTestRun, processorOf, sourceOf, testSink } from './test-run.js';
 export type { TestRun, TestRunOptions } from './test-run.js';
 export {
