@@ -8,7 +8,7 @@ import path from 'node:path';
 import { prepareWorkflow } from '../src/engine/index.js';
 import type { CheckpointStore, NodeDefinition } from '../src/engine/index.js';
 import { FileCheckpointStore, MemoryCheckpointStore } from '../src/stores/index.js';
-import { createTestCatalog } from '../src/engine/dag/test-catalog.js';
+import { createTestCatalog } from '../src/engine/testing/index.js';
 import { bareRun } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 

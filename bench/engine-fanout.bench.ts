@@ -1,7 +1,7 @@
 // Fan-out: one source to 3 children consuming at different speeds. The source must move at
 // the slowest child's pace, so memory stays flat however far the fastest child could run.
 import { prepareWorkflow } from '../src/engine/index.js';
-import { createTestCatalog } from '../src/engine/dag/test-catalog.js';
+import { createTestCatalog } from '../src/engine/testing/index.js';
 import { bareRun } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 

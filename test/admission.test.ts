@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { HttpAnswer, TestServer } from './support/server.js';
+import { eventually } from './support/wait.js';
 import { slowWorkflow } from './support/workflows.js';
 
 const slowFlow = slowWorkflow();
@@ -23,14 +24,6 @@ const start = (server: TestServer, headers: Record<string, string> = {}, session
 
 async function statusOf(server: TestServer, id: string): Promise<string> {
   return (await server.call('GET', `/api/executions/${id}`)).json.data.status as string;
-}
-
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not reached');
 }
 
 describe('Admission (SPEC States and transitions, Limits)', () => {
@@ -287,6 +280,7 @@ describe('Pausing a waiting start (SPEC States and transitions, rule 1)', () => 
       const waiting = await start(server);
       const id = waiting.json.data.executionId as string;
       expect((await server.call('POST', `/api/executions/${id}/pause`)).status).toBe(200);
+      // Paused past the queue timeout: proves that a pause freezes the queue clock.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await statusOf(server, id)).toBe('QUEUED');
       await server.call('POST', `/api/executions/${running.json.data.executionId}/stop`);
@@ -309,6 +303,7 @@ describe('Pausing a waiting start (SPEC States and transitions, rule 1)', () => 
       const waiting = await start(server);
       const id = waiting.json.data.executionId as string;
       await server.call('POST', `/api/executions/${id}/pause`);
+      // Paused past the queue timeout, which the pause must not let expire.
       await new Promise((resolve) => setTimeout(resolve, 400));
       await server.call('POST', `/api/executions/${id}/resume`);
       expect(await statusOf(server, id)).toBe('QUEUED');

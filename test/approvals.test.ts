@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCheckpointStore } from '../src/stores/index.js';
 import { startTestServer } from './support/server.js';
 import type { HttpAnswer, TestServer } from './support/server.js';
+import { eventually } from './support/wait.js';
 
 const approvalFlow = (timeoutSeconds?: number) => ({
   workflowId: timeoutSeconds === undefined ? 'approve' : 'approve-fast',
@@ -27,15 +28,6 @@ const approvalFlow = (timeoutSeconds?: number) => ({
     { source: 'ask', target: 'no', sourcePort: 'rejected' },
   ],
 });
-
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const value = await read();
-    if (check(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not reached');
-}
 
 describe('WAIT_FOR_SIGNAL and approvals (SPEC Events 9, CONTRACT 4)', () => {
   let server: TestServer;
@@ -154,6 +146,7 @@ describe('WAIT_FOR_SIGNAL and approvals (SPEC Events 9, CONTRACT 4)', () => {
       (answer) => answer.json.data.length === 1,
     );
     await server.call('POST', `/api/executions/${id}/pause`);
+    // Paused past the node's timeout: proves that a pause freezes the wait's time.
     await new Promise((resolve) => setTimeout(resolve, 1300));
     expect((await record(id)).json.data.nodes.ask.status).toBe('WAITING');
     await server.call('POST', `/api/executions/${id}/resume`);

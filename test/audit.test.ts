@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
+import { eventually } from './support/wait.js';
 import { slowWorkflow } from './support/workflows.js';
 
 const flow = slowWorkflow();
@@ -42,11 +43,10 @@ describe('Control audit (SPEC Events 8, Audit actor naming)', () => {
     expect(
       (await server.call('POST', `/api/executions/${id}/stop`, { headers: OPERATOR })).status,
     ).toBe(200);
-    for (let i = 0; i < 100; i++) {
-      const record = await server.call('GET', `/api/executions/${id}`, { headers: OPERATOR });
-      if (record.json.data.status === 'STOPPED') break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventually(
+      () => server.call('GET', `/api/executions/${id}`, { headers: OPERATOR }),
+      (record) => record.json.data.status === 'STOPPED',
+    );
     expect(
       (await server.call('POST', `/api/executions/${id}/stop`, { headers: OPERATOR })).status,
     ).toBe(409);

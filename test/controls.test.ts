@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openSse, startTestServer } from './support/server.js';
 import type { HttpAnswer, SseClient, TestServer } from './support/server.js';
+import { eventually, within } from './support/wait.js';
 import { slowWorkflow } from './support/workflows.js';
 
 const flow = {
@@ -23,15 +24,6 @@ const flow = {
     { source: 'wait', target: 'out' },
   ],
 };
-
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = await read();
-    if (check(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not reached');
-}
 
 describe('Run and node controls (CONTRACT 4)', () => {
   let server: TestServer;
@@ -63,6 +55,7 @@ describe('Run and node controls (CONTRACT 4)', () => {
     expect(paused.status).toBe(200);
     expect((await record(id)).json.data.status).toBe('PAUSED');
     const before = (await results(id)).length;
+    // Proves that nothing moves while paused: no result comes in this time.
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect((await results(id)).length).toBe(before);
     expect((await server.call('POST', `/api/executions/${id}/resume`)).status).toBe(200);
@@ -248,19 +241,6 @@ describe('Run and node controls (CONTRACT 4)', () => {
   });
 });
 
-/** Fails after `timeoutMs` instead of waiting for a stream that never ends. */
-function endedWithin(client: SseClient, timeoutMs = 5_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`stream not ended after ${timeoutMs} ms`));
-    }, timeoutMs);
-    void client.ended.then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
 /**
  * CONTRACT 1: an execution in a terminal status takes no run control (409), and its progress
  * and log-entry streams end, their last progress event the one of that status.
@@ -272,13 +252,13 @@ async function expectTerminal(
   progress?: SseClient,
 ): Promise<void> {
   const stream = progress ?? (await openSse(server.baseUrl, `/api/workflow/s/status/${id}/stream`));
-  await endedWithin(stream);
+  await within(stream.ended, 5_000, 'the end of the progress stream');
   const last = stream.events.at(-1);
   expect(last?.event).toBe(`execution.${status.toLowerCase()}`);
   expect(last?.data).toMatchObject({ executionId: id, progress: { status } });
   const logs = await openSse(server.baseUrl, `/api/sessions/s/executions/${id}/logs/entries`);
   expect(logs.status).toBe(200);
-  await endedWithin(logs);
+  await within(logs.ended, 5_000, 'the end of the log-entry stream');
   expect((await server.call('GET', `/api/executions/${id}`)).json.data.status).toBe(status);
   for (const control of ['pause', 'resume', 'step', 'stop']) {
     const answer = await server.call('POST', `/api/executions/${id}/${control}`);

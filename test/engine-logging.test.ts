@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startServerProcess } from './support/process.js';
 import type { ServerProcess } from './support/process.js';
 import { call } from './support/server.js';
+import { endOf, eventually } from './support/wait.js';
 
 const running: ServerProcess[] = [];
 
@@ -14,7 +15,8 @@ afterEach(async () => {
   }
 });
 
-async function runOnce(profile: string, marker: string): Promise<string> {
+/** Runs the marker through a server of the profile to its end; answers the server. */
+async function runOnce(profile: string, marker: string): Promise<ServerProcess> {
   const server = await startServerProcess([profile]);
   running.push(server);
   await call(server.baseUrl, 'POST', '/api/sessions', {
@@ -39,25 +41,29 @@ async function runOnce(profile: string, marker: string): Promise<string> {
     body: { sessionId: 'log', workflowId: 'trace', payload: { marker } },
   });
   const id = start.json.data.executionId as string;
-  for (let i = 0; i < 200; i++) {
-    const record = await call(server.baseUrl, 'GET', `/api/executions/${id}`);
-    if (record.json.data.status === 'COMPLETED') break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  // Log lines are written asynchronously; give them a moment to reach the pipe.
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  return server.output();
+  const record = await endOf(
+    { call: (method, path, options) => call(server.baseUrl, method, path, options) },
+    id,
+  );
+  expect(record.status).toBe('COMPLETED');
+  return server;
 }
 
 describe('payload tracing per profile (SPEC Runtime profiles)', () => {
   it('writes message payloads to the console at the dev profile TRACE level', async () => {
-    const output = await runOnce('dev', 'dev-marker-5f2c');
-    expect(output).toContain('dev-marker-5f2c');
+    const server = await runOnce('dev', 'dev-marker-5f2c');
+    // Log lines reach the pipe after the run has ended.
+    const output = await eventually(
+      () => Promise.resolve(server.output()),
+      (text) => text.includes('dev-marker-5f2c'),
+    );
     expect(output).toContain('message in');
   });
 
   it('never writes message payloads in prod', async () => {
-    const output = await runOnce('prod', 'prod-marker-9a1d');
-    expect(output).not.toContain('prod-marker-9a1d');
+    const server = await runOnce('prod', 'prod-marker-9a1d');
+    // Log lines are written asynchronously: this long proves that no payload line comes.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(server.output()).not.toContain('prod-marker-9a1d');
   });
 });

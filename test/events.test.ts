@@ -1,12 +1,13 @@
 // SPEC "Events" 1-5 and CONTRACT sections 3-4: the global event stream, an execution's log
 // entries and its progress over SSE, with keep-alives and Last-Event-ID resume.
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadSettings } from '../src/config/index.js';
 import { createSilentLoggers } from '../src/observability/index.js';
 import { TEST_BUILD_INFO, call, openSse, startTestServer } from './support/server.js';
-import type { SseClient, SseEvent, TestServer } from './support/server.js';
-import { eventually } from './support/wait.js';
+import type { SseEvent, TestServer } from './support/server.js';
+import { endOf, eventually, within } from './support/wait.js';
 
 const flow = {
   workflowId: 'talk',
@@ -33,30 +34,14 @@ const paced = {
   ],
 };
 
-/** Resolves when the server ends the stream; rejects after `timeoutMs`. */
-function endedWithin(client: SseClient, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`stream not ended after ${timeoutMs} ms`));
-    }, timeoutMs);
-    void client.ended.then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
 async function runToEnd(server: TestServer, payload: unknown): Promise<string> {
   const start = await server.call('POST', '/api/workflow/start', {
     body: { sessionId: 's', workflowId: 'talk', payload },
   });
   const id = start.json.data.executionId as string;
-  for (let i = 0; i < 300; i++) {
-    const record = await server.call('GET', `/api/executions/${id}`);
-    if (record.json.data.status === 'COMPLETED') return id;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('run did not complete');
+  const record = await endOf(server, id);
+  if (record.status !== 'COMPLETED') throw new Error(`run ended ${record.status}`);
+  return id;
 }
 
 const kinds = (events: SseEvent[]) => events.map((event) => event.event);
@@ -174,11 +159,13 @@ describe('Event streams (SPEC Events)', () => {
 
   it('sends a keep-alive comment at the keep-alive interval', async () => {
     const client = await openSse(server.baseUrl, '/api/events');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const keepAlives = () => client.comments.filter((comment) => comment === 'keep-alive').length;
+    await eventually(
+      () => Promise.resolve(keepAlives()),
+      (count) => count >= 2,
+    );
     client.close();
-    expect(
-      client.comments.filter((comment) => comment === 'keep-alive').length,
-    ).toBeGreaterThanOrEqual(2);
+    expect(keepAlives()).toBeGreaterThanOrEqual(2);
   });
 
   it('streams an ended execution log entries, stored first, and ends the stream', async () => {
@@ -247,7 +234,7 @@ describe('Event streams (SPEC Events)', () => {
     expect(client.events).toHaveLength(stored.length);
 
     expect((await server.call('POST', `/api/executions/${id}/resume`)).status).toBe(200);
-    await endedWithin(client, 10_000);
+    await within(client.ended, 10_000, 'the end of the stream');
     expect((await server.call('GET', `/api/executions/${id}`)).json.data.status).toBe('COMPLETED');
     expect(client.events.map((e) => e.event)).toEqual(['log', 'log', 'log']);
     expect(client.events.map((e) => e.id)).toEqual([1, 2, 3]);
@@ -333,7 +320,7 @@ describe('Event streams (SPEC Events)', () => {
       method: 'GET',
     });
     stalled.end();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await once(stalled, 'response');
     const started = Date.now();
     await runToEnd(
       server,
@@ -410,7 +397,7 @@ describe('Stored log entries (SPEC Log line losses, Events 1)', () => {
       );
       const entries = async (): Promise<SseEvent[]> => {
         const client = await openSse(baseUrl, `/api/sessions/s/executions/${id}/logs/entries`);
-        await endedWithin(client, 5_000);
+        await within(client.ended, 5_000, 'the end of the stream');
         return client.events;
       };
       skew = 29 * 60_000;

@@ -3,23 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { HttpAnswer, TestServer } from './support/server.js';
-import { eventually } from './support/wait.js';
-
-const TERMINAL = ['COMPLETED', 'FAILED', 'STOPPED', 'TIMED_OUT', 'ABORTED'];
-
-async function waitForEnd(
-  server: TestServer,
-  executionId: string,
-  timeoutMs = 10_000,
-): Promise<HttpAnswer['json']> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await server.call('GET', `/api/executions/${executionId}`);
-    if (TERMINAL.includes(answer.json.data.status)) return answer.json.data;
-    if (Date.now() > until) throw new Error(`execution ${executionId} did not end: ${answer.text}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { endOf, eventually } from './support/wait.js';
 
 const mapperFlow = {
   workflowId: 'double',
@@ -56,7 +40,7 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
     });
     expect(start.status).toBe(202);
     expect(start.json.data).toEqual({ executionId: expect.any(String), status: 'RUNNING' });
-    const record = await waitForEnd(server, start.json.data.executionId);
+    const record = await endOf(server, start.json.data.executionId);
     expect(Object.keys(record).sort()).toEqual(
       [
         'createdAt',
@@ -99,7 +83,7 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
       body: { sessionId: 'run', workflowId: 'double', payload: [{ n: 5 }, { n: 6 }] },
     });
     const { executionId } = start.json.data;
-    await waitForEnd(server, executionId);
+    await endOf(server, executionId);
     const results = await server.call('GET', `/api/executions/${executionId}/results`);
     expect(results.status).toBe(200);
     expect(results.json.data.map((r: { payload: unknown }) => r.payload)).toEqual([
@@ -119,7 +103,7 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
       body: { sessionId: 'run', workflowId: 'double', payload: [{ n: 1 }, { n: 2 }] },
     });
     const { executionId } = start.json.data;
-    await waitForEnd(server, executionId);
+    await endOf(server, executionId);
     const logs = await server.call('GET', `/api/executions/${executionId}/logs?nodeId=out`);
     expect(logs.status).toBe(200);
     expect(logs.json.data.length).toBeGreaterThanOrEqual(2);
@@ -138,7 +122,7 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
       body: { workflowId: 'double', payload: [{ n: 1 }], priority: 3 },
     });
     expect(start.status).toBe(202);
-    const record = await waitForEnd(server, start.json.data.executionId);
+    const record = await endOf(server, start.json.data.executionId);
     expect(record).toMatchObject({ status: 'COMPLETED', priority: 3 });
   });
 
@@ -189,7 +173,7 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
       body: { sessionId: 'run', workflowId: 'double', payload: [{ n: 1 }] },
     });
     const { executionId } = start.json.data;
-    await waitForEnd(server, executionId);
+    await endOf(server, executionId);
     const status = await server.call('GET', `/api/workflow/run/status/${executionId}`);
     expect(status.status).toBe(200);
     expect(status.json.data).toMatchObject({ executionId, status: 'COMPLETED' });
@@ -210,7 +194,7 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
         body: { workflowId: 'double', payload: [] },
       });
       ids.push(start.json.data.executionId);
-      await waitForEnd(server, start.json.data.executionId);
+      await endOf(server, start.json.data.executionId);
     }
     const history = await server.call(
       'GET',
@@ -274,7 +258,7 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
       const start = await server.call('POST', '/api/workflow/start', {
         body: { sessionId: 'search', workflowId, payload: [{ n: 1 }] },
       });
-      return waitForEnd(server, start.json.data.executionId);
+      return endOf(server, start.json.data.executionId);
     };
     const ids = async (query: string): Promise<string[]> => {
       const answer = await server.call('GET', `/api/executions?sessionId=search&${query}`);
@@ -342,7 +326,7 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
     const start = await server.call('POST', '/api/workflow/start', {
       body: { sessionId: 'run', workflowId: 'broken' },
     });
-    const record = await waitForEnd(server, start.json.data.executionId);
+    const record = await endOf(server, start.json.data.executionId);
     expect(record.status).toBe('FAILED');
     expect(record.error).toContain('out');
     expect(record.nodes.boom.status).toBe('FAILURE');
@@ -370,7 +354,7 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
     const start = await server.call('POST', '/api/workflow/start', {
       body: { sessionId: 'run', workflowId: 'outer', payload: [{ n: 4 }] },
     });
-    const record = await waitForEnd(server, start.json.data.executionId);
+    const record = await endOf(server, start.json.data.executionId);
     expect(record.status).toBe('COMPLETED');
     const results = await server.call(
       'GET',
@@ -400,7 +384,7 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
     const deep = await server.call('POST', '/api/workflow/start', {
       body: { sessionId: 'run', workflowId: 'recursive' },
     });
-    const deepRecord = await waitForEnd(server, deep.json.data.executionId);
+    const deepRecord = await endOf(server, deep.json.data.executionId);
     expect(deepRecord.status).toBe('FAILED');
     const nested = await server.call(
       'GET',
@@ -453,7 +437,7 @@ describe('Meters recorded by runs (SPEC Meters)', () => {
       const start = await server.call('POST', '/api/workflow/start', {
         body: { sessionId: 'm', workflowId: 'flaky' },
       });
-      const record = await waitForEnd(server, start.json.data.executionId);
+      const record = await endOf(server, start.json.data.executionId);
       expect(record.status).toBe('FAILED');
       const { meters } = server.app;
       expect(

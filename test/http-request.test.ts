@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
+import { endOf } from './support/wait.js';
 
 interface Received {
   readonly headers: IncomingHttpHeaders;
@@ -49,16 +50,6 @@ async function startEndpoint(): Promise<{ url: string; received: Received[] }> {
   return { url: `http://127.0.0.1:${port}/double`, received };
 }
 
-async function waitForEnd(running: TestServer, id: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 500; i++) {
-    const record = await running.call('GET', `/api/executions/${id}`);
-    const data = record.json.data as Record<string, unknown>;
-    if (!['RUNNING', 'QUEUED', 'PAUSED'].includes(data.status as string)) return data;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('run did not end');
-}
-
 describe('HTTP_REQUEST in a workflow', () => {
   it('POSTs each message, retries a message answered 503 with the same Idempotency-Key, and delivers every answer', async () => {
     const { url, received } = await startEndpoint();
@@ -90,7 +81,7 @@ describe('HTTP_REQUEST in a workflow', () => {
       body: { sessionId: 's', workflowId: 'calls' },
     });
     const id = start.json.data.executionId as string;
-    const record = await waitForEnd(server, id);
+    const record = await endOf(server, id);
     expect(record.status).toBe('COMPLETED');
 
     const results = await server.call('GET', `/api/executions/${id}/results`);

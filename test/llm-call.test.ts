@@ -4,7 +4,7 @@
 // SPEC Meters).
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeServer, listenOnLoopback } from '../src/plugins/testing/local-http.js';
+import { closeServer, listenOnLoopback } from '../src/plugins/testing/index.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METER_CATALOGUE } from '../src/observability/index.js';
 import { rawRequest, startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
+import { endOf } from './support/wait.js';
 import { linearWorkflow } from './support/workflows.js';
 
 describe('Management endpoints in dev (SPEC Management and documentation endpoints)', () => {
@@ -16,11 +17,7 @@ describe('Management endpoints in dev (SPEC Management and documentation endpoin
     const start = await server.call('POST', '/api/workflow/start', {
       body: { sessionId: 'm', workflowId: 'w' },
     });
-    for (let i = 0; i < 200; i++) {
-      const record = await server.call('GET', `/api/executions/${start.json.data.executionId}`);
-      if (record.json.data.status === 'COMPLETED') break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await endOf(server, start.json.data.executionId as string);
   });
   afterAll(async () => {
     await server.close();

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToExit, startListening } from './support/process.js';
 import type { ServerProcess } from './support/process.js';
 import { call } from './support/server.js';
+import { eventually } from './support/wait.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = existsSync(join(root, 'dist/main.js'));
@@ -112,12 +113,14 @@ describe.skipIf(!built)(
           body: { sessionId: 'n', workflowId: 'double', payload: 21 },
         });
         const id = started.json.data.executionId as string;
-        let payloads: unknown[] = [];
-        for (let i = 0; i < 100 && payloads.length === 0; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          const results = await call(server.baseUrl, 'GET', `/api/executions/${id}/results`);
-          payloads = (results.json.data as { payload: unknown }[]).map((result) => result.payload);
-        }
+        const payloads = await eventually(
+          async () => {
+            const results = await call(server.baseUrl, 'GET', `/api/executions/${id}/results`);
+            return (results.json.data as { payload: unknown }[]).map((result) => result.payload);
+          },
+          (found) => found.length > 0,
+          2_000,
+        );
         expect(payloads).toEqual([42]);
       } finally {
         await server.stop();

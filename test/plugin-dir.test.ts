@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/server.js';
 import { runServerToExit, startServerProcess } from './support/process.js';
 import type { ServerProcess } from './support/process.js';
-import { eventually } from './support/wait.js';
-import { endOf, placedFlow, startControlPlane, startRun, startWorker } from './support/workers.js';
+import { endOf, eventually } from './support/wait.js';
+import { placedFlow, startControlPlane, startRun, startWorker } from './support/workers.js';
 
 const fixture = (name: string): string =>
   fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));

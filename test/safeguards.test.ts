@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { HttpAnswer, TestServer } from './support/server.js';
+import { endOf } from './support/wait.js';
 
 async function runOnce(server: TestServer, workflow: unknown): Promise<HttpAnswer['json']> {
   await server.call('POST', '/api/sessions', {
@@ -16,13 +17,7 @@ async function runOnce(server: TestServer, workflow: unknown): Promise<HttpAnswe
   const start = await server.call('POST', '/api/workflow/start', {
     body: { sessionId: 's', workflowId },
   });
-  const id = start.json.data.executionId as string;
-  for (let i = 0; i < 500; i++) {
-    const record = await server.call('GET', `/api/executions/${id}`);
-    if (!['RUNNING', 'QUEUED', 'PAUSED'].includes(record.json.data.status)) return record.json.data;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('run did not end');
+  return endOf(server, start.json.data.executionId as string);
 }
 
 function processFlow(config: Record<string, unknown>) {

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StepFailure } from '../src/plugin-api/index.js';
 import type { MessageProcessor } from '../src/plugin-api/index.js';
 import { sqlQueryPlugin } from '../src/plugins/builtin/sql-query/sql-query.js';
-import { createTestContext, message, processAll } from '../src/plugins/testing/fake-context.js';
+import { createTestContext, message, processAll } from '../src/plugins/testing/index.js';
 import { TEST_DB_URL, postgresUnavailable, testDbClient } from './support/postgres.js';
 import { startTestServer } from './support/server.js';
+import { endOf, eventually } from './support/wait.js';
 
 const unavailable = await postgresUnavailable();
 const TABLE = `sql_query_test_${process.pid}`;
@@ -15,6 +16,25 @@ function runtimeOf(config: Record<string, unknown>): MessageProcessor {
   const parsed = sqlQueryPlugin.configSchema.parse({ url: TEST_DB_URL, ...config });
   const setup = { nodeId: 'sql', settings: undefined };
   return sqlQueryPlugin.create!(parsed, setup) as MessageProcessor;
+}
+
+/** Waits until the database runs the `pg_sleep(30)` query of a test. */
+async function sleepingQueryUnderWay(): Promise<void> {
+  const client = testDbClient();
+  await client.connect();
+  try {
+    await eventually(
+      async () =>
+        (
+          await client.query<{ n: number }>(
+            "select count(*)::integer as n from pg_stat_activity where query = 'select pg_sleep(30)'",
+          )
+        ).rows[0]?.n ?? 0,
+      (running) => running > 0,
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 async function closed<T>(runtime: MessageProcessor, work: () => Promise<T>): Promise<T> {
@@ -118,7 +138,7 @@ describe.skipIf(unavailable !== undefined)(
       const ctx = createTestContext();
       const started = Date.now();
       const failing = closed(runtime, () => processAll(runtime, [message({})], ctx));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleepingQueryUnderWay();
       ctx.abort(new Error('stopped by the operator'));
       await expect(failing).rejects.toThrow('stopped by the operator');
       expect(Date.now() - started).toBeLessThan(10_000);
@@ -158,13 +178,8 @@ describe.skipIf(unavailable !== undefined)(
           body: { sessionId: 's', workflowId: 'lookup', payload: [2] },
         });
         const id = start.json.data.executionId as string;
-        let status = 'RUNNING';
-        for (let i = 0; i < 500 && ['RUNNING', 'QUEUED'].includes(status); i++) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-          status = (await server.call('GET', `/api/executions/${id}`)).json.data.status as string;
-        }
-        const record = await server.call('GET', `/api/executions/${id}`);
-        expect(status, JSON.stringify(record.json.data.nodes)).toBe('COMPLETED');
+        const record = await endOf(server, id);
+        expect(record.status, JSON.stringify(record.nodes)).toBe('COMPLETED');
         const results = await server.call('GET', `/api/executions/${id}/results`);
         expect(results.json.data.map((result: { payload: unknown }) => result.payload)).toEqual([
           { rows: [{ name: 'two' }], rowCount: 1 },

@@ -1,7 +1,7 @@
 // SPEC "Events" 3 and 6 on a real server process: a restart drops every open stream, and the
 // event history behind Last-Event-ID lives in memory, so nothing from before a restart comes back.
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from './support/wait.js';
+import { eventually, within } from './support/wait.js';
 import { startServerProcess } from './support/process.js';
 import type { ServerProcess } from './support/process.js';
 import { call, openSse } from './support/server.js';
@@ -35,19 +35,6 @@ async function watchHangUp(
     });
     req.on('error', reject);
     req.end();
-  });
-}
-
-/** Resolves with `value` unless `timeoutMs` passes first: a stop that leaves a stream open fails. */
-function within<T>(value: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`${what} did not happen within ${timeoutMs} ms`));
-    }, timeoutMs);
-    void value.then((settled) => {
-      clearTimeout(timer);
-      resolve(settled);
-    });
   });
 }
 

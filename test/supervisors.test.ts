@@ -135,14 +135,6 @@ describe('Rule supervisors (SPEC Events 7, CONTRACT 5)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function eventually(check: () => Promise<boolean>): Promise<void> {
-    for (let i = 0; i < 300; i++) {
-      if (await check()) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error('condition not reached');
-  }
-
   it('stops a run when its rule matches, as the supervisor, audited and counted', async () => {
     const start = await server.call('POST', '/api/workflow/start', {
       body: { sessionId: 's', workflowId: 'doomed' },
@@ -180,6 +172,7 @@ describe('Rule supervisors (SPEC Events 7, CONTRACT 5)', () => {
       body: { sessionId: 's', workflowId: 'slow' },
     });
     const freeId = free.json.data.executionId as string;
+    // Proves that the rule leaves the other run alone: it is not paused in this time.
     await new Promise((resolve) => setTimeout(resolve, 100));
     const record = await server.call('GET', `/api/executions/${freeId}`);
     expect(record.json.data.status).toBe('RUNNING');

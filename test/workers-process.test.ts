@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runServerToExit } from './support/process.js';
 import type { TestServer } from './support/server.js';
-import { TOKEN, endOf, placedFlow, startControlPlane, startRun } from './support/workers.js';
+import { endOf } from './support/wait.js';
+import { TOKEN, placedFlow, startControlPlane, startRun } from './support/workers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const closers: (() => Promise<unknown>)[] = [];

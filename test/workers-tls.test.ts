@@ -9,15 +9,8 @@ import tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION, encodeLine } from '../src/workers/index.js';
 import type { TestServer } from './support/server.js';
-import { eventually } from './support/wait.js';
-import {
-  TOKEN,
-  endOf,
-  placedFlow,
-  startControlPlane,
-  startRun,
-  startWorker,
-} from './support/workers.js';
+import { endOf, eventually } from './support/wait.js';
+import { TOKEN, placedFlow, startControlPlane, startRun, startWorker } from './support/workers.js';
 
 let dir = '';
 const closers: (() => Promise<unknown>)[] = [];

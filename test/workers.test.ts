@@ -18,10 +18,9 @@ import {
 import { createPluginRegistry } from '../src/plugins/index.js';
 import { createConfigResolver, defaultSettings } from '../src/config/index.js';
 import type { TestServer } from './support/server.js';
-import { eventually } from './support/wait.js';
+import { endOf, eventually } from './support/wait.js';
 import {
   TOKEN,
-  endOf,
   meter,
   placedFlow,
   startControlPlane,

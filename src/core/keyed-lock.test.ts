@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { KeyedLock } from './keyed-lock.js';
+import { tick } from './testing/index.js';
 
 describe('KeyedLock', () => {
   it('runs work for one key strictly in call order, even when earlier work is slower', async () => {
     const lock = new KeyedLock();
     const order: string[] = [];
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const slow = lock.run('a', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await held;
       order.push('first');
     });
     const fast = lock.run('a', () => {
       order.push('second');
       return Promise.resolve();
     });
+    await tick();
+    expect(order).toEqual([]);
+    release();
     await Promise.all([slow, fast]);
     expect(order).toEqual(['first', 'second']);
   });

@@ -1,21 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { createSequentialIds, systemClock } from '../core/index.js';
-import type { ExecutionEvent, ExecutionManager } from '../executions/index.js';
+import type { ExecutionEvent } from '../executions/index.js';
+import { waitFor, tick } from '../core/testing/index.js';
 import { Meters } from '../observability/index.js';
 import { AuditLog } from './audit-log.js';
 import { EventBus } from './event-bus.js';
 import { startRuleSupervisors } from './rule-supervisors.js';
+import type { RuleSupervisorOptions } from './rule-supervisors.js';
 
 /** Records the commands a supervisor issues; only the three calls supervisors make. */
-function commandLog(): { executions: ExecutionManager; stopped: string[] } {
+function commandLog(): { executions: RuleSupervisorOptions['executions']; stopped: string[] } {
   const stopped: string[] = [];
-  const executions = {
+  const executions: RuleSupervisorOptions['executions'] = {
     stop: (executionId: string) => {
       stopped.push(executionId);
     },
     control: () => undefined,
     controlNode: () => undefined,
-  } as unknown as ExecutionManager;
+  };
   return { executions, stopped };
 }
 
@@ -50,7 +52,7 @@ describe('rule supervisors (SPEC Events 7)', () => {
       },
     );
     for (let i = 0; i < 10; i++) bus.publish(event(`e${i}`));
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    await waitFor(() => stopped.at(-1) === 'e9', 'the last event to be handled');
     subscription.close();
     const dropped = await meters.read('svc.tracker.dropped', { kind: 'supervisor' });
     expect(dropped).toBeGreaterThan(0);
@@ -80,7 +82,9 @@ describe('rule supervisors (SPEC Events 7)', () => {
       },
     );
     for (const id of ['a', 'b', 'c']) bus.publish(event(id));
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    await waitFor(() => stopped.length === 1, "the command for 'b'");
+    // 'c' is handled after 'b': a few more turns prove that it issues nothing.
+    await tick();
     subscription.close();
     expect(stopped).toEqual(['b']);
     expect(await meters.read('svc.supervisor.commands', { id: 'picky', outcome: 'APPLIED' })).toBe(

@@ -18,9 +18,16 @@ interface CompiledRule {
   readonly when: jsonata.Expression | null;
 }
 
+/** The commands a supervisor issues; what they answer is not its concern. */
+export type SupervisorCommands = {
+  readonly [K in 'stop' | 'control' | 'controlNode']: (
+    ...args: Parameters<ExecutionManager[K]>
+  ) => unknown;
+};
+
 export interface RuleSupervisorOptions {
   readonly bus: EventBus;
-  readonly executions: ExecutionManager;
+  readonly executions: SupervisorCommands;
   readonly audit: AuditLog;
   readonly meters: Meters;
   /** Events held for one supervisor before the oldest are dropped. */

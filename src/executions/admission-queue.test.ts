@@ -11,7 +11,7 @@ import { ExecutionRegistry } from './execution-registry.js';
 import type { ExecutionEntry } from './execution-registry.js';
 import type { Launch } from './launch.js';
 import { PlanCache } from './plan-cache.js';
-import { manualToConsole, sessionStoreWith } from './test-support.js';
+import { manualToConsole, sessionStoreWith } from './testing/index.js';
 
 /** One slot, a queue with a 300 ms wait limit, time moved only by the test. */
 async function queueWithOneSlot() {

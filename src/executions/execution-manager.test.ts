@@ -1,34 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock, createSequentialIds } from '../core/index.js';
+import { ManualClock } from '../core/index.js';
 import { ManualScheduler } from '../engine/index.js';
-import { Meters, RecordingTracer, createSilentLoggers } from '../observability/index.js';
-import { createPluginRegistry } from '../plugins/index.js';
-import { ExecutionManager } from './execution-manager.js';
-import { ExecutionRegistry } from './execution-registry.js';
-import { manualToConsole, sessionStoreWith } from './test-support.js';
+import { RecordingTracer } from '../observability/index.js';
+import { createTestManager, manualToConsole, testRegistry, waitFor } from './testing/index.js';
 
 const flow = manualToConsole;
 
 describe('ExecutionManager: prepared workflows (SPEC Limits, workflow.cache.ttl.ms)', () => {
   it('prepares a workflow version once and drops it after the cache TTL unused', async () => {
     const clock = new ManualClock();
-    const store = await sessionStoreWith([flow('a'), flow('b')]);
-    const manager = new ExecutionManager({
-      store,
-      catalog: createPluginRegistry({ optionalPlugins: [] }),
-      registry: new ExecutionRegistry({
-        maxExecutions: 10,
-        resultsPerExecution: 10,
-        logsPerExecution: 10,
-      }),
-      clock,
-      ids: createSequentialIds('e'),
-      logger: createSilentLoggers().engine,
-      workers: false,
-      runDeadlineMs: 60_000,
-      planTtlMs: 600_000,
-      meters: new Meters(),
-    });
+    const manager = await createTestManager([flow('a'), flow('b')], { clock });
     await manager.start({ sessionId: 's', workflowId: 'a' });
     await manager.start({ sessionId: 's', workflowId: 'a' });
     expect(manager.cachedPlans).toBe(1);
@@ -41,25 +22,8 @@ describe('ExecutionManager: prepared workflows (SPEC Limits, workflow.cache.ttl.
 
 describe('ExecutionManager: observations (SPEC Tracing)', () => {
   it('records one svc.run observation per execution, parent of one svc.node per node', async () => {
-    const store = await sessionStoreWith([flow('a')]);
     const tracer = new RecordingTracer();
-    const manager = new ExecutionManager({
-      store,
-      catalog: createPluginRegistry({ optionalPlugins: [] }),
-      registry: new ExecutionRegistry({
-        maxExecutions: 10,
-        resultsPerExecution: 10,
-        logsPerExecution: 10,
-      }),
-      clock: new ManualClock(),
-      ids: createSequentialIds('e'),
-      logger: createSilentLoggers().engine,
-      workers: false,
-      runDeadlineMs: 60_000,
-      planTtlMs: 600_000,
-      meters: new Meters(),
-      tracer,
-    });
+    const manager = await createTestManager([flow('a')], { tracer });
     const { executionId } = await manager.start({ sessionId: 's', workflowId: 'a' });
     await manager.require(executionId).finished;
     const run = tracer.observations.find((observation) => observation.name === 'svc.run');
@@ -100,35 +64,15 @@ const askFlow = {
   ],
 };
 
-/** Waits until `condition` holds, for a bounded number of turns of the event loop. */
-async function turnsUntil(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 500; turn++) {
-    if (condition()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`Still waiting for ${what}`);
-}
-
 /** A manager whose every run timer is armed on a manual scheduler, so that it can be counted. */
 async function managerWithManualTimers() {
   const clock = new ManualClock();
   const scheduler = new ManualScheduler(clock);
-  const registry = new ExecutionRegistry({
-    maxExecutions: 10,
-    resultsPerExecution: 10,
-    logsPerExecution: 10,
-  });
-  const manager = new ExecutionManager({
-    store: await sessionStoreWith([flow('a'), slowFlow, askFlow]),
-    catalog: createPluginRegistry({ optionalPlugins: [] }),
+  const registry = testRegistry();
+  const manager = await createTestManager([flow('a'), slowFlow, askFlow], {
     registry,
     clock,
-    ids: createSequentialIds('e'),
-    logger: createSilentLoggers().engine,
-    workers: false,
     runDeadlineMs: 3_600_000,
-    planTtlMs: 600_000,
-    meters: new Meters(),
     timers: scheduler,
   });
   return { manager, scheduler, registry };
@@ -140,7 +84,7 @@ describe('ExecutionManager: live state of ended executions (SPEC Limits, in-memo
     const { executionId } = await manager.start({ sessionId: 's', workflowId: 'slow' });
     const entry = manager.require(executionId);
     // The run deadline and the delay are armed while the run goes.
-    await turnsUntil(() => scheduler.pending === 2, 'the delay to be armed');
+    await waitFor(() => scheduler.pending === 2, 'the delay to be armed');
     expect(manager.running).toBe(1);
     scheduler.advance(60_000);
     await entry.finished;
@@ -157,7 +101,7 @@ describe('ExecutionManager: live state of ended executions (SPEC Limits, in-memo
     const { manager, scheduler, registry } = await managerWithManualTimers();
     const { executionId } = await manager.start({ sessionId: 's', workflowId: 'ask' });
     const entry = manager.require(executionId);
-    await turnsUntil(() => manager.approvalsOf(executionId).length === 1, 'the approval');
+    await waitFor(() => manager.approvalsOf(executionId).length === 1, 'the approval');
     expect(manager.running).toBe(1);
     expect(scheduler.pending).toBeGreaterThanOrEqual(2);
     manager.stop(executionId);
@@ -176,7 +120,7 @@ describe('ExecutionManager: live state of ended executions (SPEC Limits, in-memo
     await manager.require(quick.executionId).finished;
     expect(manager.running).toBe(1);
     // The run still going keeps its run deadline and its delay; the ended one keeps nothing.
-    await turnsUntil(() => scheduler.pending === 2, 'the delay to be armed');
+    await waitFor(() => scheduler.pending === 2, 'the delay to be armed');
     manager.stop(going.executionId);
     await manager.require(going.executionId).finished;
     expect(manager.running).toBe(0);
@@ -203,23 +147,9 @@ describe('ExecutionManager: idempotency keys (SPEC Limits: idempotency keys)', (
   });
 
   it('keeps at most svc.start.idempotency-max-keys keys: a key dropped for room starts a new run (SPEC Limits: idempotency keys)', async () => {
-    const store = await sessionStoreWith([flow('a')]);
-    const registry = new ExecutionRegistry({
-      maxExecutions: 10,
-      resultsPerExecution: 10,
-      logsPerExecution: 10,
-    });
-    const manager = new ExecutionManager({
-      store,
-      catalog: createPluginRegistry({ optionalPlugins: [] }),
+    const registry = testRegistry();
+    const manager = await createTestManager([flow('a')], {
       registry,
-      clock: new ManualClock(),
-      ids: createSequentialIds('e'),
-      logger: createSilentLoggers().engine,
-      workers: false,
-      runDeadlineMs: 60_000,
-      planTtlMs: 600_000,
-      meters: new Meters(),
       idempotency: { maxKeys: 2, ttlMs: 600_000 },
     });
     const request = { sessionId: 's', workflowId: 'a' };

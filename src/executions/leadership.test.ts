@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { waitUntil } from './testing/index.js';
 import { Leadership } from './leadership.js';
 import type { LeaderLease, LeadershipHooks } from './leadership.js';
 
@@ -56,13 +57,13 @@ function recording(recover: () => Promise<void> = () => Promise.resolve()): Reco
   };
 }
 
-async function until(check: () => boolean, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** Waits, by the real timers the role renews on, until `check` holds. */
+const until = (check: () => boolean): Promise<void> =>
+  waitUntil(check, 'the leadership state', 2_000);
+
+/** Lets three renewal intervals (20 ms) pass, to prove that the role takes nothing in them. */
+const threeRenewalIntervals = (): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, 60));
 
 describe('leadership of a high-availability pair', () => {
   it('takes a free lease, recovers the shared log and only then leads', async () => {
@@ -116,7 +117,7 @@ describe('leadership of a high-availability pair', () => {
     expect(events.at(-1)).toBe('fenced: the leader lease expired or was taken by another server');
     // Fenced for good: a free lease is not taken again by this process.
     lease.holder = null;
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await threeRenewalIntervals();
     expect(lease.acquired).toBe(1);
   });
 
@@ -155,7 +156,7 @@ describe('leadership of a high-availability pair', () => {
     await role.release();
     expect(role.state).toBe('stopped');
     expect(lease.holder).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await threeRenewalIntervals();
     expect(lease.acquired).toBe(1);
     expect(events).toEqual(['recover', 'lead']);
   });
@@ -167,7 +168,7 @@ describe('leadership of a high-availability pair', () => {
     await role.start(recording().hooks);
     await role.release();
     lease.holder = null;
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await threeRenewalIntervals();
     expect(lease.acquired).toBe(0);
     expect(role.state).toBe('stopped');
   });

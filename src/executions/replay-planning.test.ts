@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prepareWorkflow } from '../engine/index.js';
-import { createTestCatalog } from '../engine/dag/test-catalog.js';
+import { createTestCatalog } from '../engine/testing/index.js';
 import { replayShape } from './replay-planning.js';
 
 const catalog = createTestCatalog({

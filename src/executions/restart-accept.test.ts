@@ -2,14 +2,11 @@
 // admits the new run only once the original has ended, waiting at most `restartAcceptMs`
 // (30 s unless set); an original that outlasts the wait refuses the restart.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSequentialIds, systemClock } from '../core/index.js';
-import { Meters, createSilentLoggers } from '../observability/index.js';
-import { createPluginRegistry } from '../plugins/index.js';
+import { systemClock } from '../core/index.js';
 import type { ExecutionEvent } from './execution-events.js';
-import { ExecutionManager } from './execution-manager.js';
+import type { ExecutionManager } from './execution-manager.js';
 import type { StartAnswer } from './launch.js';
-import { ExecutionRegistry } from './execution-registry.js';
-import { sessionStoreWith } from './test-support.js';
+import { createTestManager, testRegistry, tick } from './testing/index.js';
 
 /** Still going a minute after its start, unless stopped. */
 const slow = {
@@ -35,7 +32,8 @@ function holdingImmediates<T>(act: () => T): { value: T; held: number; release: 
   const held: (() => void)[] = [];
   const spy = vi.spyOn(globalThis, 'setImmediate').mockImplementation((callback: () => void) => {
     held.push(callback);
-    // The engine never clears this immediate, so no handle is needed.
+    // The engine never clears this immediate, so no handle is needed; the spy's type, from
+    // @types/node's setImmediate, asks for one all the same.
     return undefined as unknown as NodeJS.Immediate;
   });
   let value: T;
@@ -78,22 +76,11 @@ describe('ExecutionManager: a restart waits for the new run to be accepted (SPEC
 
   async function harness(restartAcceptMs?: number) {
     const events: ExecutionEvent[] = [];
-    const registry = new ExecutionRegistry({
-      maxExecutions: 100,
-      resultsPerExecution: 10,
-      logsPerExecution: 10,
-    });
-    const manager = new ExecutionManager({
-      store: await sessionStoreWith([slow]),
-      catalog: createPluginRegistry({ optionalPlugins: [] }),
+    const registry = testRegistry(100);
+    const manager = await createTestManager([slow], {
       registry,
       clock: systemClock,
-      ids: createSequentialIds('e'),
-      logger: createSilentLoggers().engine,
-      workers: false,
       runDeadlineMs: 600_000,
-      planTtlMs: 600_000,
-      meters: new Meters(),
       events: (event) => events.push(event),
       ...(restartAcceptMs === undefined ? {} : { restartAcceptMs }),
     });
@@ -116,7 +103,7 @@ describe('ExecutionManager: a restart waits for the new run to be accepted (SPEC
     const restart = hold.value;
     // The original is told to stop but has not ended: the restart waits and admits nothing.
     // A restart that did not wait would have answered within these turns of the event loop.
-    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await tick(3);
     expect(restart.outcome()).toBeUndefined();
     expect(manager.require(original).status).toBe('RUNNING');
     expect(registry.search({}).map((entry) => entry.executionId)).toEqual([original]);

@@ -2,14 +2,10 @@
 // when a node sets no timeoutSeconds (SPEC Node-level engine settings, Limits), and what a
 // pending approval holds (SPEC Events 9).
 import { describe, expect, it } from 'vitest';
-import { ManualClock, createSequentialIds } from '../core/index.js';
+import { ManualClock } from '../core/index.js';
 import { ManualScheduler } from '../engine/index.js';
-import { Meters, createSilentLoggers } from '../observability/index.js';
-import { createPluginRegistry } from '../plugins/index.js';
 import type { ExecutionEvent } from './execution-events.js';
-import { ExecutionManager } from './execution-manager.js';
-import { ExecutionRegistry } from './execution-registry.js';
-import { sessionStoreWith } from './test-support.js';
+import { createTestManager, tick, waitFor } from './testing/index.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -27,39 +23,14 @@ const approvalFlow = {
   ],
 };
 
-async function turns(count: number): Promise<void> {
-  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/** Waits until `condition` holds, for a bounded number of turns of the event loop. */
-async function turnsUntil(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 500; turn++) {
-    if (condition()) return;
-    await turns(1);
-  }
-  throw new Error(`Still waiting for ${what}`);
-}
-
 async function managerWithManualTime() {
   const clock = new ManualClock();
   const scheduler = new ManualScheduler(clock);
   const events: ExecutionEvent[] = [];
-  const manager = new ExecutionManager({
-    store: await sessionStoreWith([approvalFlow]),
-    catalog: createPluginRegistry({ optionalPlugins: [] }),
-    registry: new ExecutionRegistry({
-      maxExecutions: 10,
-      resultsPerExecution: 10,
-      logsPerExecution: 10,
-    }),
+  const manager = await createTestManager([approvalFlow], {
     clock,
-    ids: createSequentialIds('e'),
-    logger: createSilentLoggers().engine,
-    workers: false,
     // Longer than the signal wait, so only the wait can end the run.
     runDeadlineMs: 2 * HOUR_MS,
-    planTtlMs: 600_000,
-    meters: new Meters(),
     timers: scheduler,
     events: (event) => events.push(event),
   });
@@ -73,11 +44,11 @@ describe('WAIT_FOR_SIGNAL: the signal wait and pending approvals (SPEC Node-leve
     const entry = manager.require(executionId);
     const ask = () => entry.nodes.find((node) => node.nodeId === 'ask');
     const timedOut = () => events.filter((event) => event.kind === 'approval.timed_out');
-    await turnsUntil(() => manager.approvalsOf(executionId).length === 1, 'the approval');
+    await waitFor(() => manager.approvalsOf(executionId).length === 1, 'the approval');
 
     // 3599.999 s: the wait is still on.
     scheduler.advance(HOUR_MS - 1);
-    await turns(20);
+    await tick(20);
     expect(ask()?.status).toBe('WAITING');
     expect(entry.status).toBe('RUNNING');
     expect(manager.approvalsOf(executionId)).toHaveLength(1);
@@ -96,7 +67,7 @@ describe('WAIT_FOR_SIGNAL: the signal wait and pending approvals (SPEC Node-leve
   it('lists a pending approval with its own fields only, not the record of its execution (SPEC Events 9)', async () => {
     const { manager } = await managerWithManualTime();
     const { executionId } = await manager.start({ sessionId: 's', workflowId: 'approve' });
-    await turnsUntil(() => manager.approvalsOf(executionId).length === 1, 'the approval');
+    await waitFor(() => manager.approvalsOf(executionId).length === 1, 'the approval');
     const [approval] = manager.approvalsOf(executionId);
     expect(Object.keys(approval ?? {}).sort()).toEqual([
       'executionId',

@@ -44,6 +44,8 @@ function open(options: { keepAliveMs: number; maxQueued: number }): {
   const raw = new FakeResponse();
   const reply = { raw, hijack: () => reply };
   const request = { id: 'req-1' };
+  // Fastify's request and reply types have far more than the stream uses: the fakes cannot
+  // satisfy them, so they are cast.
   const stream = new SseStream(
     request as unknown as FastifyRequest,
     reply as unknown as FastifyReply,

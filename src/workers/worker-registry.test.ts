@@ -5,7 +5,7 @@ import { ManualClock, createSequentialIds } from '../core/index.js';
 import type { PlacedNode } from '../engine/index.js';
 import { StepFailure } from '../plugin-api/index.js';
 import type { Message } from '../plugin-api/index.js';
-import { createTestContext } from '../plugins/testing/fake-context.js';
+import { createTestContext } from '../plugins/testing/index.js';
 import { PROTOCOL_VERSION } from './protocol.js';
 import type { ControlMessage, HelloMessage } from './protocol.js';
 import { WorkerRegistry } from './worker-registry.js';

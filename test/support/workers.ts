@@ -6,7 +6,7 @@ import { createLoggers } from '../../src/observability/index.js';
 import { createWorkerApp } from '../../src/worker-app.js';
 import type { WorkerApp } from '../../src/worker-app.js';
 import { TEST_BUILD_INFO, startTestServer } from './server.js';
-import type { HttpAnswer, TestServer } from './server.js';
+import type { TestServer } from './server.js';
 
 export const WORKERS_BUILD: BuildInfo = { ...TEST_BUILD_INFO, workers: true };
 export const TOKEN = 'worker-token-for-tests';
@@ -95,21 +95,6 @@ export async function startRun(
   });
   if (start.status !== 202) throw new Error(`run not started: ${start.text}`);
   return start.json.data.executionId as string;
-}
-
-/** Waits for the execution to end; answers its record. */
-export async function endOf(
-  server: TestServer,
-  executionId: string,
-  timeoutMs = 15_000,
-): Promise<HttpAnswer['json']> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const record = await server.call('GET', `/api/executions/${executionId}`);
-    if (!['RUNNING', 'QUEUED', 'PAUSED'].includes(record.json.data.status)) return record.json.data;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`execution ${executionId} did not end in ${timeoutMs} ms`);
 }
 
 /** API_TRIGGER (the start payload) -> the node, `placed` -> NOTIFY_TERMINAL `out`. */

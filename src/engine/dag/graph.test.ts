@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/index.js';
 import { describeGraph, topologicalOrder } from './graph.js';
 import type { WorkflowDefinition } from './model.js';
-import { testCatalog } from './test-catalog.js';
+import { testCatalog } from '../testing/index.js';
 
 const diamond: WorkflowDefinition = {
   workflowId: 'diamond',

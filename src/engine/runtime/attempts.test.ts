@@ -9,7 +9,7 @@ import {
   processorOf as processor,
   sourceOf as source,
   tick,
-} from './test-run.js';
+} from '../testing/index.js';
 
 describe('WorkflowRun: retries and onError (SPEC Node-level engine settings)', () => {
   it('retries a failing message with an increasing attempt header until it succeeds', async () => {

@@ -9,7 +9,7 @@ import type {
   RecordedApproval,
   RecordedMessage,
 } from '../checkpoints.js';
-import { chainOf, createTestRun, processorOf, sourceOf, tick, waitFor } from './test-run.js';
+import { chainOf, createTestRun, processorOf, sourceOf, tick, waitFor } from '../testing/index.js';
 
 /** A writer that keeps everything in arrays; `hold` delays end markers until released. */
 class ArrayWriter implements CheckpointWriter {

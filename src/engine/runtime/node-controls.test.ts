@@ -1,10 +1,18 @@
 // Node controls through the run's own surface: pause, resume, step and stop of one node, and
 // of a whole-stream processor (CONTRACT section 1 node statuses, section 4 node controls).
 import { describe, expect, it } from 'vitest';
-import { chainOf, createTestRun, sourceOf, tick, waitFor } from './test-run.js';
+import {
+  chainOf,
+  createTestRun,
+  passChain,
+  pushSource,
+  refusal,
+  sourceOf,
+  tick,
+  waitFor,
+} from '../testing/index.js';
 import { isNodeEnded } from './node-state.js';
-import { passChain, pushSource, refusal } from './control-fixtures.js';
-import type { TestPluginType } from '../dag/test-catalog.js';
+import type { TestPluginType } from '../testing/index.js';
 
 describe('WorkflowRun controls: node pause, resume and step (CONTRACT 4 node controls)', () => {
   it('pauses one node: it takes no message and shows PAUSED while its parent runs into back-pressure', async () => {

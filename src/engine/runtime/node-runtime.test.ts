@@ -8,7 +8,7 @@ import {
   processorOf as processor,
   sourceOf as source,
   waitFor,
-} from './test-run.js';
+} from '../testing/index.js';
 import type { NodePlacement, PlacedNode } from './run-ports.js';
 
 describe('WorkflowRun: placed nodes (SPEC Node-level engine settings, engine.placement)', () => {

@@ -2,11 +2,21 @@
 // control (CONTRACT section 4 run controls; SPEC States and transitions rule 1). Deterministic:
 // a manual clock where time matters, bounded waits.
 import { describe, expect, it } from 'vitest';
-import { chainOf, createTestRun, sourceOf, tick, waitFor } from './test-run.js';
-import { counters, hang, pass, passChain, pausedMidFlow, refusal } from './control-fixtures.js';
+import {
+  chainOf,
+  counters,
+  createTestRun,
+  hang,
+  pass,
+  passChain,
+  pausedMidFlow,
+  refusal,
+  sourceOf,
+  tick,
+  waitFor,
+} from '../testing/index.js';
 import type { SignalAnswer } from '../../plugin-api/index.js';
-import type { TestPluginType } from '../dag/test-catalog.js';
-import type { TestRun } from './test-run.js';
+import type { TestPluginType, TestRun } from '../testing/index.js';
 
 /** A processor that holds each message for `ms` of its node's clock. */
 const delayOf = (ms: number): TestPluginType => ({

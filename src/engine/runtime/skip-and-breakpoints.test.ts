@@ -2,9 +2,19 @@
 // section 4 node controls and breakpoints).
 import { describe, expect, it } from 'vitest';
 import { childMessageId, sourceMessageId } from './message-ids.js';
-import { chainOf, createTestRun, processorOf, sourceOf, tick, waitFor } from './test-run.js';
+import {
+  chainOf,
+  createTestRun,
+  pass,
+  passChain,
+  processorOf,
+  pushSource,
+  refusal,
+  sourceOf,
+  tick,
+  waitFor,
+} from '../testing/index.js';
 import { isNodeEnded, isTerminalNodeStatus } from './node-state.js';
-import { pass, passChain, pushSource, refusal } from './control-fixtures.js';
 
 describe('WorkflowRun controls: skip (CONTRACT 4 node controls)', () => {
   it('passes each message unchanged on port out while a processor is skipped, and calls it again after unskip', async () => {

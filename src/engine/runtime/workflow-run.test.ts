@@ -8,7 +8,7 @@ import {
   processorOf as processor,
   sourceOf as source,
   tick,
-} from './test-run.js';
+} from '../testing/index.js';
 
 describe('WorkflowRun: messages flow (SPEC What the service does)', () => {
   it('runs a linear workflow to COMPLETED and delivers every message in order to the terminal', async () => {

@@ -16,6 +16,7 @@ import type { MessageHeaders } from '../../plugin-api/index.js';
 import type { RecordedApproval, RecordedMessage, RecordingMessage } from '../../engine/index.js';
 import { isNotFound } from '../file/write-file-atomic.js';
 import { checkpointDamaged } from './checkpoint-errors.js';
+import { isRecordedApproval } from './recorded-approval.js';
 import { toJson } from './quick-json.js';
 
 export const CHECKPOINT_FILE_FORMAT = 1;
@@ -220,16 +221,7 @@ export function readMessage(line: Buffer): RecordedMessage | undefined {
 export function readApproval(line: Buffer): RecordedApproval | undefined {
   const parsed = parseLine(line);
   const answer = isObject(parsed) ? parsed.a : undefined;
-  if (
-    !isObject(answer) ||
-    typeof answer.nodeId !== 'string' ||
-    typeof answer.messageId !== 'string' ||
-    typeof answer.approved !== 'boolean' ||
-    !(answer.comment === undefined || answer.comment === null || typeof answer.comment === 'string')
-  ) {
-    return undefined;
-  }
-  return answer as unknown as RecordedApproval;
+  return isRecordedApproval(answer) ? answer : undefined;
 }
 
 /** The execution id of a header line; undefined when the line is not a header of this format. */

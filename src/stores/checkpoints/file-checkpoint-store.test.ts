@@ -298,6 +298,7 @@ describe('FileCheckpointStore', () => {
     await vi.waitFor(() => {
       expect(syncs).toHaveBeenCalledTimes(1);
     });
+    // Proves that nothing settles the end while the held fdatasync is pending.
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(settled).toBe(false);
     fail(new Error('EIO: i/o error, fdatasync'));

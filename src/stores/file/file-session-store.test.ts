@@ -13,6 +13,7 @@ import {
   sessionRecord,
   workflowRecord,
 } from '../conformance/session-store.conformance.js';
+import { crashWriterPath } from '../testing/index.js';
 import { fileNameForId } from './file-name-for-id.js';
 import { FILE_FORMAT_VERSION, FileSessionStore } from './file-session-store.js';
 
@@ -306,10 +307,12 @@ describe('FileSessionStore', () => {
         config: { big: 1n },
       });
       await expect(store.putWorkflow(unstorable)).rejects.toMatchObject({ code: 'STORE_FAILED' });
-      const noVersion = { ...workflowRecord('s1', 'w1'), versions: [{ version: Number.NaN }] };
-      await expect(store.putWorkflow(noVersion as unknown as WorkflowRecord)).rejects.toMatchObject(
-        { code: 'STORE_FAILED' },
-      );
+      const stored = workflowRecord('s1', 'w1');
+      const noVersion: WorkflowRecord = {
+        ...stored,
+        versions: stored.versions.map((version) => ({ ...version, version: Number.NaN })),
+      };
+      await expect(store.putWorkflow(noVersion)).rejects.toMatchObject({ code: 'STORE_FAILED' });
       expect(await store.getWorkflow('s1', 'w1')).toEqual(workflowRecord('s1', 'w1'));
     });
   });
@@ -317,7 +320,6 @@ describe('FileSessionStore', () => {
   describe('crash safety', () => {
     const sessionId = 'crash';
     const workflowId = 'crash workflow';
-    const writer = fileURLToPath(new URL('./testing/crash-writer.ts', import.meta.url));
     const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
     /** Resolves with the last version the writer acknowledged once it acknowledged `count`. */
@@ -355,13 +357,14 @@ describe('FileSessionStore', () => {
     it('loses no acknowledged write when the writing process is killed mid-write', async () => {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', writer, baseDir, sessionId, workflowId],
+        ['--import', 'tsx', crashWriterPath, baseDir, sessionId, workflowId],
         { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       const exited = once(child, 'exit');
       let lastAcknowledged: number;
       try {
         lastAcknowledged = await waitForAcknowledged(child, 100);
+        // A random moment after the hundredth write: the crash lands anywhere in a write.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 10));
       } finally {
         child.kill('SIGKILL');

@@ -16,6 +16,7 @@ import type {
 } from '../../engine/index.js';
 import type { MessageHeaders } from '../../plugin-api/index.js';
 import { toJson } from '../checkpoints/quick-json.js';
+import { isRecordedApproval } from '../checkpoints/recorded-approval.js';
 import { RoundPump } from '../checkpoints/round-pump.js';
 import { rowDamaged, storeFailure } from './pg-errors.js';
 import type { PostgresDatabase } from './postgres-database.js';
@@ -651,14 +652,6 @@ function toMessage(executionId: string, nodeId: string, row: OutputRow): Recorde
 function toApproval(executionId: string, seq: string, answer: string): RecordedApproval {
   const where = `of table checkpoint_approvals (execution '${executionId}', seq ${seq})`;
   const parsed = parseJson(answer, where, 'approval');
-  if (
-    !isObject(parsed) ||
-    typeof parsed.nodeId !== 'string' ||
-    typeof parsed.messageId !== 'string' ||
-    typeof parsed.approved !== 'boolean' ||
-    !(parsed.comment === undefined || parsed.comment === null || typeof parsed.comment === 'string')
-  ) {
-    throw rowDamaged(where, 'it is not an answered approval');
-  }
-  return parsed as unknown as RecordedApproval;
+  if (!isRecordedApproval(parsed)) throw rowDamaged(where, 'it is not an answered approval');
+  return parsed;
 }

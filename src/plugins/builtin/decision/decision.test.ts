@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { Emit, SignalRequest } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
-import { runtimeOf } from '../../testing/runtime-of.js';
+import { createTestContext, message, processAll, runtimeOf } from '../../testing/index.js';
 import { anomalyPlugin } from './anomaly.js';
 import { askPlugin } from './ask.js';
 import { classifyPlugin } from './classify.js';

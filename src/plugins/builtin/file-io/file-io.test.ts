@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
+import { createTestContext, message, processAll } from '../../testing/index.js';
 import { FILES_OFF } from './file-area.js';
 import { fileReadPlugin } from './file-read.js';
 import { fileWritePlugin } from './file-write.js';

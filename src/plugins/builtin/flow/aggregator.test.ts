@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Emit, Message, StreamNode } from '../../../plugin-api/index.js';
-import { collect, createTestContext, message } from '../../testing/fake-context.js';
+import { collect, createTestContext, message } from '../../testing/index.js';
 import { aggregatorPlugin } from './aggregator.js';
 
 function aggregator(config: Record<string, unknown>): StreamNode {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
+import { createTestContext, message, processAll } from '../../testing/index.js';
 import { delayPlugin } from './delay.js';
 
 const runtime = delayPlugin.create!(delayPlugin.configSchema.parse({ delayMs: 1000 }), {

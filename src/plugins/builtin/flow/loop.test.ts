@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
+import { createTestContext, message, processAll } from '../../testing/index.js';
 import { loopPredicatePlugin, loopStreamPlugin } from './loop.js';
 
 type LoopPlugin = typeof loopPredicatePlugin;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { message, processAll } from '../../testing/fake-context.js';
+import { message, processAll } from '../../testing/index.js';
 import { splitterPlugin } from './splitter.js';
 
 function runtimeOf(config: unknown) {

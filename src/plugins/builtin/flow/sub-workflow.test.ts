@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor, SubWorkflowRequest } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
+import { createTestContext, message, processAll } from '../../testing/index.js';
 import { subWorkflowPlugin } from './sub-workflow.js';
 
 function subWorkflow(config: Record<string, unknown>): MessageProcessor {

@@ -1,38 +1,28 @@
-import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
-import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
+import {
+  closeServer,
+  createTestContext,
+  listenForBodies,
+  message,
+  processAll,
+  waitUntil,
+} from '../../testing/index.js';
+import type { ReceivedRequest } from '../../testing/index.js';
 import { MAX_RESPONSE_BYTES, httpRequestPlugin } from './http-request.js';
-
-interface Received {
-  readonly method: string | undefined;
-  readonly url: string | undefined;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
-}
 
 let server: Server | undefined;
 
 /** A local endpoint that records each request and answers it with `answer`. */
 async function startEndpoint(
-  answer: (response: ServerResponse, request: Received) => void,
-): Promise<{ url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const listening = await listenOnLoopback((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const entry = {
-        method: request.method,
-        url: request.url,
-        headers: request.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      received.push(entry);
-      answer(response, entry);
-    });
+  answer: (response: ServerResponse, request: ReceivedRequest) => void,
+): Promise<{ url: string; received: ReceivedRequest[] }> {
+  const received: ReceivedRequest[] = [];
+  const listening = await listenForBodies((entry, response) => {
+    received.push(entry);
+    answer(response, entry);
   });
   server = listening.server;
   return { url: listening.origin, received };
@@ -177,10 +167,10 @@ describe('HTTP_REQUEST (CONTRACT 1: method, url, headers, body)', () => {
   });
 
   it('gives up a request that is under way when the node is stopped', async () => {
-    const { url } = await startEndpoint(() => undefined);
+    const { url, received } = await startEndpoint(() => undefined);
     const ctx = createTestContext();
     const failing = processAll(runtimeOf({ url }), [message({})], ctx);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => received.length === 1, 'the request to reach the endpoint');
     ctx.abort(new Error('stopped by the operator'));
     await expect(failing).rejects.toThrow('stopped by the operator');
     expect(ctx.reports).toEqual(['http.request:stopped']);

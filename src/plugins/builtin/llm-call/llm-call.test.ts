@@ -5,9 +5,15 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
-import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
-import { setupOf } from '../../testing/runtime-of.js';
+import {
+  closeServer,
+  createTestContext,
+  listenForBodies,
+  message,
+  processAll,
+  setupOf,
+  waitUntil,
+} from '../../testing/index.js';
 import { llmCallPlugin } from './llm-call.js';
 import type { LlmCallSettings } from './llm-call.js';
 import { LlmRateLimiter, RATE_WINDOW_MS } from './llm-rate-limiter.js';
@@ -30,21 +36,17 @@ async function startModel(
   answer?: (received: Received) => { status: number; body: unknown },
 ): Promise<{ baseUrl: string; received: Received[] }> {
   const received: Received[] = [];
-  const listening = await listenOnLoopback((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const entry = {
-        path: request.url,
-        headers: request.headers,
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
-      };
-      received.push(entry);
-      const reply = answer?.(entry) ?? defaultReply(entry);
-      response.statusCode = reply.status;
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify(reply.body));
-    });
+  const listening = await listenForBodies((request, response) => {
+    const entry = {
+      path: request.url,
+      headers: request.headers,
+      body: JSON.parse(request.body) as Record<string, unknown>,
+    };
+    received.push(entry);
+    const reply = answer?.(entry) ?? defaultReply(entry);
+    response.statusCode = reply.status;
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(reply.body));
   });
   server = listening.server;
   return { baseUrl: listening.origin, received };
@@ -279,7 +281,7 @@ describe('LLM_CALL', () => {
     await processAll(node, [message('a'), message('b')], ctx);
     expect(received).toHaveLength(2);
     const third = processAll(node, [message('c')], ctx);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => ctx.sleeps.length > 0, 'the call to wait for the rate limit');
     expect(received).toHaveLength(2);
     expect(ctx.sleeps).toEqual([RATE_WINDOW_MS]);
     now += RATE_WINDOW_MS;

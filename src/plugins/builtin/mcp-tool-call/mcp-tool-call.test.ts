@@ -7,12 +7,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
-import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
+import {
+  closeServer,
+  createTestContext,
+  listenForBodies,
+  message,
+  processAll,
+  setupOf,
+  waitUntil,
+} from '../../testing/index.js';
 import { mcpListToolsPlugin } from './mcp-list-tools.js';
 import { mcpToolCallPlugin } from './mcp-tool-call.js';
 import type { McpToolCallSettings } from './mcp-tool-call.js';
-import { setupOf } from '../../testing/runtime-of.js';
 
 let server: Server | undefined;
 
@@ -29,49 +35,45 @@ interface Calls {
 /** A stateless MCP server with the tools `add`, `broken` and `slow`. */
 async function startMcpServer(): Promise<{ url: string; calls: Calls }> {
   const calls: Calls = { headers: [], tools: [] };
-  const listening = await listenOnLoopback((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      calls.headers.push(request.headers);
-      const mcp = new McpServer({ name: 'test-tools', version: '1.0.0' });
-      mcp.registerTool(
-        'add',
-        {
-          description: 'Adds two numbers',
-          inputSchema: { a: z.number(), b: z.number() },
-          outputSchema: { sum: z.number() },
-        },
-        ({ a, b }) => {
-          calls.tools.push('add');
-          return {
-            content: [{ type: 'text', text: String(a + b) }],
-            structuredContent: { sum: a + b },
-          };
-        },
-      );
-      mcp.registerTool('broken', { description: 'Always fails' }, () => {
-        calls.tools.push('broken');
-        return { isError: true, content: [{ type: 'text', text: 'the disk is on fire' }] };
-      });
-      mcp.registerTool('slow', { description: 'Takes a minute' }, async () => {
-        calls.tools.push('slow');
-        await new Promise((resolve) => setTimeout(resolve, 60_000));
-        return { content: [] };
-      });
-      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
-      const body: unknown =
-        chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      void mcp
-        .connect(transport)
-        .then(() => transport.handleRequest(request, response, body))
-        .finally(() => {
-          response.on('close', () => {
-            void transport.close();
-            void mcp.close();
-          });
-        });
+  const listening = await listenForBodies((received, response, request) => {
+    calls.headers.push(received.headers);
+    const mcp = new McpServer({ name: 'test-tools', version: '1.0.0' });
+    mcp.registerTool(
+      'add',
+      {
+        description: 'Adds two numbers',
+        inputSchema: { a: z.number(), b: z.number() },
+        outputSchema: { sum: z.number() },
+      },
+      ({ a, b }) => {
+        calls.tools.push('add');
+        return {
+          content: [{ type: 'text', text: String(a + b) }],
+          structuredContent: { sum: a + b },
+        };
+      },
+    );
+    mcp.registerTool('broken', { description: 'Always fails' }, () => {
+      calls.tools.push('broken');
+      return { isError: true, content: [{ type: 'text', text: 'the disk is on fire' }] };
     });
+    mcp.registerTool('slow', { description: 'Takes a minute' }, async () => {
+      calls.tools.push('slow');
+      // Answers too late for any test: the call is under way until the node gives it up.
+      await new Promise((resolve) => setTimeout(resolve, 60_000));
+      return { content: [] };
+    });
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    const body: unknown = received.body === '' ? undefined : JSON.parse(received.body);
+    void mcp
+      .connect(transport)
+      .then(() => transport.handleRequest(request, response, body))
+      .finally(() => {
+        response.on('close', () => {
+          void transport.close();
+          void mcp.close();
+        });
+      });
   });
   server = listening.server;
   return { url: `${listening.origin}/mcp`, calls };
@@ -197,11 +199,11 @@ describe('MCP_TOOL_CALL', () => {
   });
 
   it('gives up a call under way when the node is stopped', async () => {
-    const { url } = await startMcpServer();
+    const { url, calls } = await startMcpServer();
     const ctx = createTestContext();
     const started = Date.now();
     const failing = processAll(caller({ url, tool: 'slow' }), [message({})], ctx);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitUntil(() => calls.tools.includes('slow'), 'the call to reach the tool');
     ctx.abort(new Error('stopped by the operator'));
     await expect(failing).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(10_000);

@@ -2,11 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
+import { createTestContext, message, processAll, waitUntil } from '../../testing/index.js';
 import { MAX_OUTPUT_BYTES, processExecutorPlugin } from './process-executor.js';
 import type { ProcessSettings } from './process-executor.js';
 
@@ -78,18 +77,11 @@ function foreverScript(file: string, ignoreTerm = false): string {
 
 /** Waits, at most 10 s, for a process to write its pid. */
 async function pidFrom(file: string): Promise<number> {
-  for (let waited = 0; waited < 10_000; waited += 20) {
-    if (existsSync(file)) {
-      const text = readFileSync(file, 'utf8');
-      if (text !== '') {
-        const pid = Number(text);
-        started.push(pid);
-        return pid;
-      }
-    }
-    await sleep(20);
-  }
-  throw new Error(`no pid written to ${file}`);
+  const written = (): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  await waitUntil(() => written() !== '', `a pid written to ${file}`, 10_000);
+  const pid = Number(written());
+  started.push(pid);
+  return pid;
 }
 
 /** Whether `pid` runs; a zombie left for a parent that never reaps it counts as gone. */

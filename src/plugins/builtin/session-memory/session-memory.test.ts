@@ -1,8 +1,7 @@
 // SESSION_MEMORY on a server without session memory; its histories are proven through a real
 // server in test/session-memory.test.ts.
 import { describe, expect, it } from 'vitest';
-import { message, processAll } from '../../testing/fake-context.js';
-import { runtimeOf } from '../../testing/runtime-of.js';
+import { message, processAll, runtimeOf } from '../../testing/index.js';
 import { sessionMemoryPlugin } from './session-memory.js';
 
 describe('SESSION_MEMORY', () => {

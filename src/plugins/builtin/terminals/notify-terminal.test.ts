@@ -2,8 +2,13 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { StepFailure } from '../../../plugin-api/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
-import { closeServer, listenOnLoopback } from '../../testing/local-http.js';
+import {
+  closeServer,
+  createTestContext,
+  listenForBodies,
+  message,
+  processAll,
+} from '../../testing/index.js';
 import { notifyTerminalPlugin } from './notify-terminal.js';
 
 interface Received {
@@ -17,15 +22,14 @@ let server: Server | undefined;
 /** A webhook receiver on a free local port answering every request with `status`. */
 async function startWebhook(status: number): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = [];
-  const listening = await listenOnLoopback((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      received.push({ method: request.method, headers: request.headers, body: JSON.parse(text) });
-      response.statusCode = status;
-      response.end('answer');
+  const listening = await listenForBodies((request, response) => {
+    received.push({
+      method: request.method,
+      headers: request.headers,
+      body: JSON.parse(request.body),
     });
+    response.statusCode = status;
+    response.end('answer');
   });
   server = listening.server;
   return { url: `${listening.origin}/hook`, received };

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Settings } from '../../../config/index.js';
-import { createTestContext, message, processAll } from '../../testing/fake-context.js';
-import { setupOf } from '../../testing/runtime-of.js';
+import { createTestContext, message, processAll, setupOf } from '../../testing/index.js';
 import { createMapperPlugin } from './mapper.js';
 
 function runtimeOf(config: unknown, scripts = false) {

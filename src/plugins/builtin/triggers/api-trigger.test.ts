@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestContext, processAll } from '../../testing/fake-context.js';
+import { createTestContext, processAll } from '../../testing/index.js';
 import { apiTriggerPlugin } from './api-trigger.js';
 
 async function emitsOf(config: unknown, startPayload: unknown) {

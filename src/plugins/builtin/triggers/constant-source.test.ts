@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { processAll } from '../../testing/fake-context.js';
+import { processAll } from '../../testing/index.js';
 import { constantSourcePlugin } from './constant-source.js';
 
 function runtimeOf(config: unknown) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Emit, NodeContext, StreamNode } from '../../../plugin-api/index.js';
-import { createTestContext, processAll } from '../../testing/fake-context.js';
+import { createTestContext, processAll } from '../../testing/index.js';
 import { cronPlugin } from './cron.js';
 
 const START = Date.parse('2026-01-01T00:00:30.000Z');

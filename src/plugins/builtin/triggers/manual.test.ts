@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { processAll } from '../../testing/fake-context.js';
+import { processAll } from '../../testing/index.js';
 import { manualPlugin } from './manual.js';
 
 describe('MANUAL', () => {

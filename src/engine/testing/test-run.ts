@@ -1,15 +1,21 @@
 // Runs of small workflows made from plain plugin data, with everything the run reports
-// recorded, for the engine's own tests. Waits are bounded: a test never sleeps and hopes.
+// recorded, for the engine's own tests.
 import { ManualClock, systemClock } from '../../core/index.js';
 import type { Emit, Message, NodeRuntime } from '../../plugin-api/index.js';
 import type { EdgeDefinition, NodeDefinition } from '../dag/model.js';
-import { createTestCatalog } from '../dag/test-catalog.js';
-import type { TestPluginType } from '../dag/test-catalog.js';
-import { prepareWorkflow } from './plan.js';
-import { ManualScheduler, RunClock } from './run-clock.js';
-import { WorkflowRun } from './workflow-run.js';
-import type { NodeState, NodeStatus } from './node-state.js';
-import type { NodePlacement, ReplayPlan, RunHost, RunLogEntry, RunServices } from './run-ports.js';
+import { createTestCatalog } from './test-catalog.js';
+import type { TestPluginType } from './test-catalog.js';
+import { prepareWorkflow } from '../runtime/plan.js';
+import { ManualScheduler, RunClock } from '../runtime/run-clock.js';
+import { WorkflowRun } from '../runtime/workflow-run.js';
+import type { NodeState, NodeStatus } from '../runtime/node-state.js';
+import type {
+  NodePlacement,
+  ReplayPlan,
+  RunHost,
+  RunLogEntry,
+  RunServices,
+} from '../runtime/run-ports.js';
 import type { CheckpointWriter } from '../checkpoints.js';
 
 export interface TestRun {
@@ -141,17 +147,3 @@ export function createTestRun(
 /** Edges of a linear chain through the nodes, in order. */
 export const chainOf = (...ids: string[]): EdgeDefinition[] =>
   ids.slice(1).map((target, index) => ({ source: ids[index] ?? '', target }));
-
-/** Lets `times` turns of the event loop pass. */
-export async function tick(times = 5): Promise<void> {
-  for (let i = 0; i < times; i++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/** Waits until `condition` holds, for at most `turns` turns of the event loop. */
-export async function waitFor(condition: () => boolean, what: string, turns = 200): Promise<void> {
-  for (let i = 0; i < turns; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`Still waiting for ${what} after ${turns} turns of the event loop`);
-}

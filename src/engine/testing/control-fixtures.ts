@@ -2,10 +2,11 @@
 // test feeds, and the refusal a control answers with.
 import { AppError } from '../../core/index.js';
 import type { Message } from '../../plugin-api/index.js';
-import type { TestPluginType } from '../dag/test-catalog.js';
-import { chainOf, createTestRun, processorOf, sourceOf, waitFor } from './test-run.js';
+import type { TestPluginType } from './test-catalog.js';
+import { waitFor } from '../../core/testing/index.js';
+import { chainOf, createTestRun, processorOf, sourceOf } from './test-run.js';
 import type { TestRun, TestRunOptions } from './test-run.js';
-import type { WorkflowRun } from './workflow-run.js';
+import type { WorkflowRun } from '../runtime/workflow-run.js';
 
 export const pass = processorOf((message) => ({ payload: message.payload }));
 export const hang = processorOf(() => new Promise<undefined>(() => undefined));

@@ -1,7 +1,7 @@
 // For the executions layer's own tests: a memory session store holding session `s` with the
 // given workflows, each at version 1, and the smallest workflow that runs.
-import type { WorkflowDefinition } from '../engine/index.js';
-import { MemorySessionStore } from '../stores/index.js';
+import type { WorkflowDefinition } from '../../engine/index.js';
+import { MemorySessionStore } from '../../stores/index.js';
 
 export async function sessionStoreWith(
   workflows: readonly WorkflowDefinition[],

@@ -1,7 +1,7 @@
-// Child process of the crash test in ../file-session-store.test.ts: saves versions of one
+// Child process of the crash test in ../file/file-session-store.test.ts: saves versions of one
 // workflow in a tight loop and prints each version number only after its write has resolved.
-import type { WorkflowVersionRecord } from '../../../engine/index.js';
-import { FileSessionStore } from '../file-session-store.js';
+import type { WorkflowVersionRecord } from '../../engine/index.js';
+import { FileSessionStore } from '../file/file-session-store.js';
 
 const KEPT_VERSIONS = 20;
 const CREATED = '2026-01-01T00:00:00.000Z';
