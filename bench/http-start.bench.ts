@@ -45,7 +45,11 @@ function load(port: number, amount: number): Promise<LoadResult> {
   const autocannon = createRequire(import.meta.url).resolve('autocannon');
   const script = `
     const autocannon = require(${JSON.stringify(autocannon)});
-    autocannon({
+    // Timed here, up to the last answer: autocannon ends its run, and its own duration, on a
+    // tick of its one-second sampling interval.
+    const started = process.hrtime.bigint();
+    let last = started;
+    const instance = autocannon({
       url: 'http://127.0.0.1:${port}${PATH}',
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -57,9 +61,10 @@ function load(port: number, amount: number): Promise<LoadResult> {
       process.stdout.write(JSON.stringify({
         ok: result['2xx'],
         failed: result.errors + result.timeouts + result.non2xx,
-        seconds: result.duration,
+        seconds: Number(last - started) / 1e9,
       }));
     });
+    instance.on('response', () => { last = process.hrtime.bigint(); });
   `;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
@@ -107,7 +112,7 @@ async function serverRate(): Promise<{ rate: number; answer: string }> {
     const loaded = process.hrtime.bigint();
     await drained(app);
     if (result.failed > 0) throw new Error(`${result.failed} starts failed`);
-    // The load generator's own clock, which leaves out its start-up, plus the time the server
+    // The load generator's clock, which leaves out its start-up, plus the time the server
     // took after the last answer to complete the runs still going.
     const draining = Number(process.hrtime.bigint() - loaded) / 1e9;
     return { rate: result.ok / (result.seconds + draining), answer };
