@@ -150,6 +150,17 @@ describe('SPEC Errors: answers made before a route runs are in the envelope', ()
   });
 });
 
+describe('SPEC Errors: X-Request-ID on answers written past Fastify', () => {
+  it('puts X-Request-ID on answers of the tool endpoint too', async () => {
+    const answer = await server.call('POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'no/such-method' },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.headers.get('x-request-id')).toMatch(/^[\w.:-]+$/);
+  });
+});
+
 describe('SPEC Errors: ids accepted on create can be read and deleted (path and schema limits agree)', () => {
   it('reads and deletes sessions with 120- and 128-character ids', async () => {
     for (const length of [120, 128]) {

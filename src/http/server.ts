@@ -87,7 +87,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     done();
   });
   fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('X-Request-ID', request.id);
+    // On the raw answer, so that answers written past Fastify (the tool endpoint, event
+    // streams) carry it too; headers Fastify writes later are merged with it.
+    reply.raw.setHeader('X-Request-ID', request.id);
     if (!closing) {
       done();
       return;
