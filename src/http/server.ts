@@ -14,6 +14,7 @@ import type { AccessControlOptions } from '../auth/index.js';
 import { AppError, isAppError } from '../core/index.js';
 import { errorEnvelope } from './envelope.js';
 import { httpStatusOf } from './error-mapping.js';
+import { installAccessLog } from './access-log.js';
 import { parseJsonBody } from './json-body.js';
 import { MAX_PATH_PARAM_LENGTH, answerClientError, routerErrorOf } from './pre-route-errors.js';
 import { zodValidatorCompiler } from './request-validation.js';
@@ -28,6 +29,8 @@ export interface HttpServerOptions {
   readonly access: AccessControlOptions;
   /** Requests per minute each API caller may make; null: no limit (docs/architecture.md). */
   readonly requestsPerMinute?: number | null;
+  /** One INFO line per answered request (`svc.logging.access-log`). */
+  readonly accessLog?: boolean;
 }
 
 export interface HttpServer {
@@ -99,6 +102,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     void reply.header('Connection', 'close');
     done(new AppError('SERVER_CLOSING'));
   });
+  if (options.accessLog === true) installAccessLog(fastify, options.logger);
   installAccessControl(fastify, options.access);
   // After the access check, so a caller is known by its key.
   const perMinute = options.requestsPerMinute ?? null;
