@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KeyRing } from '../auth/index.js';
 import { defaultSettings } from '../config/index.js';
 import { createLoggers } from '../observability/index.js';
-import { createHttpServer } from './server.js';
+import { createBareHttpServer } from './testing/bare-server.js';
 
 async function serverWithLog(accessLog: boolean): Promise<{
   inject: (url: string) => Promise<void>;
@@ -13,18 +12,7 @@ async function serverWithLog(accessLog: boolean): Promise<{
     { root: 'INFO', app: 'INFO', engine: 'INFO' },
     { write: (line: string) => written.push(line) },
   );
-  const { fastify } = await createHttpServer({
-    logger: loggers.app,
-    bodyLimit: 1024,
-    compression: { enabled: false, threshold: 1024 },
-    access: {
-      keys: new KeyRing({ apiKey: null, apiKeys: [], mcpApiKey: null }),
-      allowedHosts: [],
-      allowedOrigins: [],
-      sessionOfExecution: () => undefined,
-    },
-    accessLog,
-  });
+  const { fastify } = await createBareHttpServer({ logger: loggers.app, accessLog });
   fastify.get('/api/things', () => ({ ok: true }));
   await fastify.ready();
   return {

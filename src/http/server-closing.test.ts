@@ -1,22 +1,10 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { KeyRing } from '../auth/index.js';
-import { createSilentLoggers } from '../observability/index.js';
-import { createHttpServer } from './server.js';
+import { createBareHttpServer } from './testing/bare-server.js';
 
 describe('a server that is closing', () => {
   it('answers a request still arriving on an open connection with 503 in the envelope (SPEC Errors)', async () => {
-    const { fastify } = await createHttpServer({
-      logger: createSilentLoggers().app,
-      bodyLimit: 1024,
-      compression: { enabled: false, threshold: 1024 },
-      access: {
-        keys: new KeyRing({ apiKey: null, apiKeys: [], mcpApiKey: null }),
-        allowedHosts: [],
-        allowedOrigins: [],
-        sessionOfExecution: () => undefined,
-      },
-    });
+    const { fastify } = await createBareHttpServer();
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     let arrived: () => void = () => undefined;
