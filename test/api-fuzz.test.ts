@@ -5,8 +5,9 @@
 import http from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { operationsOf, requestFor } from './api-fuzz-inputs.js';
+import type { BuildInfo } from '../src/config/index.js';
 import type { FuzzRequest } from './api-fuzz-inputs.js';
 import { TEST_BUILD_INFO, startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
@@ -141,77 +142,128 @@ function describeRequest(request: FuzzRequest): string {
   return `${request.method} ${request.target.slice(0, 200)}${body}`;
 }
 
-describe('API fuzzing (SPEC Errors, Response envelope)', () => {
-  let server: TestServer;
-  const known: string[] = ['fuzz', 'wf', 'in', 'out', '1', 'app', 'ROOT', 'MANUAL', 'MAPPER'];
-  beforeAll(async () => {
-    // Plugins that reach the network or the file system are left out of the build: nothing a
-    // generated workflow does leaves this process.
-    server = await startTestServer({
-      buildInfo: {
-        ...TEST_BUILD_INFO,
-        plugins: ['process-executor', 'session-memory', 'decision'],
-      },
-    });
-    await server.call('POST', '/api/sessions', {
-      body: {
-        sessionId: 'fuzz',
-        name: 'Fuzz',
-        initiator: 'fuzzer',
-        workflows: [
-          {
-            workflowId: 'wf',
-            nodes: [
-              { nodeId: 'in', type: 'API_TRIGGER' },
-              { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
-            ],
-            edges: [{ source: 'in', target: 'out' }],
-          },
-        ],
-      },
-    });
-    const started = await server.call('POST', '/api/workflow/start', {
-      body: { sessionId: 'fuzz', workflowId: 'wf', payload: { n: 1 } },
-    });
-    known.push(String(started.json.data.executionId));
+/** The build of the fuzzed servers: plugins that reach the network or files are left out. */
+const SAFE_BUILD: BuildInfo = {
+  ...TEST_BUILD_INFO,
+  plugins: ['process-executor', 'session-memory', 'decision'],
+};
+
+/** A session, a workflow and one run, so that generated ids sometimes name real things. */
+async function seed(server: TestServer, headers: Record<string, string>): Promise<string[]> {
+  await server.call('POST', '/api/sessions', {
+    headers,
+    body: {
+      sessionId: 'fuzz',
+      name: 'Fuzz',
+      initiator: 'fuzzer',
+      workflows: [
+        {
+          workflowId: 'wf',
+          nodes: [
+            { nodeId: 'in', type: 'API_TRIGGER' },
+            { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+          ],
+          edges: [{ source: 'in', target: 'out' }],
+        },
+      ],
+    },
   });
-  afterAll(async () => {
+  const started = await server.call('POST', '/api/workflow/start', {
+    headers,
+    body: { sessionId: 'fuzz', workflowId: 'wf', payload: { n: 1 } },
+  });
+  const executionId = String(started.json.data.executionId);
+  return ['fuzz', 'wf', 'in', 'out', '1', 'app', 'ROOT', 'MANUAL', 'MAPPER', executionId];
+}
+
+/**
+ * Sends `runs` generated requests (with `headers` added) and answers what broke a rule, the
+ * first 40 at most; the health probe must still answer UP afterwards.
+ */
+async function fuzz(
+  server: TestServer,
+  options: {
+    runs: number;
+    known: readonly string[];
+    headers: Record<string, string>;
+    bodiless: boolean;
+  },
+): Promise<string[]> {
+  const description = await server.call('GET', '/v3/api-docs');
+  const operations = operationsOf(description.json);
+  expect(operations.length).toBeGreaterThan(50);
+  console.log(`API fuzzing: seed ${SEED} (SVC_FUZZ_SEED), ${options.runs} requests`);
+  const requests = fc.sample(
+    fc.constantFrom(...operations).chain((operation) => requestFor(operation, options.known)),
+    { seed: SEED, numRuns: options.runs },
+  );
+  const failures: string[] = [];
+  const statuses = new Map<number, number>();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < requests.length; index = next++) {
+      const generated = requests[index];
+      if (generated === undefined) continue;
+      const request = { ...generated, headers: { ...generated.headers, ...options.headers } };
+      try {
+        const answer = await send(server.baseUrl, request);
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        // SPEC "Responses of the access checks": 401, 403 and 400 with no body.
+        const refusal = options.bodiless && [400, 401, 403].includes(answer.status);
+        const problem = refusal && answer.text === '' ? undefined : problemOf(request, answer);
+        if (problem !== undefined)
+          failures.push(`#${index} ${describeRequest(request)}: ${problem}`);
+      } catch (error) {
+        failures.push(`#${index} ${describeRequest(request)}: ${(error as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  console.log(`API fuzzing: answers by status ${JSON.stringify(Object.fromEntries(statuses))}`);
+  const health = await server.call('GET', '/actuator/health', { headers: options.headers });
+  expect(health.status).toBe(200);
+  expect(health.json.status).toBe('UP');
+  return failures.slice(0, 40);
+}
+
+describe('API fuzzing (SPEC Errors, Response envelope)', () => {
+  afterAll(() => {
     agent.destroy();
-    await server.close();
   });
 
   it('answers thousands of malformed requests to every operation without a 5xx, outside the envelope, or slower than 2 s, and stays healthy', async () => {
-    const description = await server.call('GET', '/v3/api-docs');
-    const operations = operationsOf(description.json);
-    expect(operations.length).toBeGreaterThan(50);
-    console.log(`API fuzzing: seed ${SEED} (SVC_FUZZ_SEED), ${RUNS} requests (SVC_FUZZ_RUNS)`);
-    const requests = fc.sample(
-      fc.constantFrom(...operations).chain((operation) => requestFor(operation, known)),
-      { seed: SEED, numRuns: RUNS },
-    );
-    const failures: string[] = [];
-    const statuses = new Map<number, number>();
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      for (let index = next++; index < requests.length; index = next++) {
-        const request = requests[index];
-        if (request === undefined) continue;
-        try {
-          const answer = await send(server.baseUrl, request);
-          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-          const problem = problemOf(request, answer);
-          if (problem !== undefined)
-            failures.push(`#${index} ${describeRequest(request)}: ${problem}`);
-        } catch (error) {
-          failures.push(`#${index} ${describeRequest(request)}: ${(error as Error).message}`);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    console.log(`API fuzzing: answers by status ${JSON.stringify(Object.fromEntries(statuses))}`);
-    const health = await server.call('GET', '/actuator/health');
-    expect(health.status).toBe(200);
-    expect(health.json.status).toBe('UP');
-    expect(failures.slice(0, 40), `${failures.length} failures with seed ${SEED}`).toEqual([]);
+    const server = await startTestServer({ buildInfo: SAFE_BUILD });
+    try {
+      const known = await seed(server, {});
+      const failures = await fuzz(server, { runs: RUNS, known, headers: {}, bodiless: false });
+      expect(failures, `failures with seed ${SEED}`).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  it('keeps the same rules for a key limited to one session, where only the access checks answer without a body', async () => {
+    const server = await startTestServer({
+      buildInfo: SAFE_BUILD,
+      env: {
+        SVC_API_KEY: 'root-key',
+        SVC_API_KEYS_0_NAME: 'operator',
+        SVC_API_KEYS_0_KEY: 'operator-key',
+        SVC_API_KEYS_0_ROLE: 'OPERATOR',
+        SVC_API_KEYS_0_SESSIONS_0: 'fuzz',
+      },
+    });
+    try {
+      const known = await seed(server, { authorization: 'Bearer root-key' });
+      const failures = await fuzz(server, {
+        runs: Math.ceil(RUNS / 4),
+        known,
+        headers: { authorization: 'Bearer operator-key' },
+        bodiless: true,
+      });
+      expect(failures, `failures with seed ${SEED}`).toEqual([]);
+    } finally {
+      await server.close();
+    }
   }, 120_000);
 });
