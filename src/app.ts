@@ -261,6 +261,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const keys = keyRingOf(settings);
   const { fastify, routes } = await createHttpServer({
     requestsPerMinute: settings['svc.rate-limit.requests-per-minute'],
+    accessLog: settings['svc.logging.access-log'],
     access: {
       keys,
       allowedHosts: settings['svc.allowed-hosts'],

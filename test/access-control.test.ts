@@ -328,7 +328,7 @@ describe('Authorization matrix: every route against every kind of key (SPEC Role
 });
 
 describe('Single key alone (SPEC Authentication 3)', () => {
-  it('guards the API with one ADMIN key and records no actor name', async () => {
+  it('guards the API with one ADMIN key, records no audit actor, and names key:default as the version author', async () => {
     const server = await startTestServer({ env: { SVC_API_KEY: 'only' } });
     try {
       expect((await server.call('GET', '/api/sessions')).status).toBe(401);
@@ -340,7 +340,7 @@ describe('Single key alone (SPEC Authentication 3)', () => {
       const versions = await server.call('GET', '/api/sessions/s/workflows/w/versions', {
         headers: { 'x-api-key': 'only' },
       });
-      expect(versions.json.data[0].author).toBe('anonymous');
+      expect(versions.json.data[0].author).toBe('key:default');
     } finally {
       await server.close();
     }

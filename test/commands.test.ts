@@ -1,19 +1,19 @@
 // CONTRACT 6 Commands: `npm start -- [dev|prod|postgres] [--svc.x=y ...]` starts the server
 // that `npm run build` made. The build itself runs in CI (`.ci/run`) before the tests; a tree
-// that was not built is reported skipped with the reason, since building here would replace
-// dist/ under the other tests.
-import { existsSync } from 'node:fs';
+// that was not built, or whose sources changed after the build, is reported skipped with the
+// reason, since `npm start` would then build and replace dist/ under the other tests.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { staleReason } from '../scripts/build-freshness.mjs';
 import { startListening } from './support/process.js';
 import { call } from './support/server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const built = existsSync(join(root, 'dist/main.js'));
+const stale = staleReason(root);
 
-describe.skipIf(!built)(
-  `npm start${built ? '' : ' (skipped: nothing is built; run npm run build first)'}`,
+describe.skipIf(stale !== undefined)(
+  `npm start${stale === undefined ? '' : ` (skipped: ${stale}; run npm run build first)`}`,
   () => {
     it('starts the built server in the profile and with the settings given on the command line', async () => {
       const server = await startListening(process.execPath, [

@@ -44,7 +44,20 @@ describe('KeyRing (SPEC Authentication)', () => {
       role: 'ADMIN',
       sessions: null,
       actor: null,
+      caller: 'key:default',
     });
+  });
+
+  it('names every key as a caller, also where SPEC records no audit actor', () => {
+    const alone = new KeyRing({ apiKey: 'single', apiKeys: [], mcpApiKey: 'tool' });
+    expect(alone.authenticate('single', 'rest')?.caller).toBe('key:default');
+    expect(alone.authenticate('tool', 'mcp')?.caller).toBe('key:mcp');
+    const named = new KeyRing({
+      apiKey: null,
+      apiKeys: [{ name: 'ci', key: 'ci-key', role: 'OPERATOR', sessions: null }],
+      mcpApiKey: null,
+    });
+    expect(named.authenticate('ci-key', 'mcp')?.caller).toBe('key:ci');
   });
 
   it('lets the tool-endpoint key reach /mcp alone and leaves the REST API open', () => {

@@ -15,6 +15,11 @@ export interface Principal {
   readonly sessions: readonly string[] | null;
   /** SPEC "Audit actor naming"; `null` when none is recorded. */
   readonly actor: string | null;
+  /**
+   * The key as a caller, always named (`key:<name>`, `key:default`, `key:mcp`): the author of
+   * the versions it saves, where SPEC fixes no wording.
+   */
+  readonly caller: string;
 }
 
 interface KeyEntry extends Principal {
@@ -61,6 +66,7 @@ export class KeyRing {
       role: entry.role,
       sessions: entry.sessions,
       actor: `key:${entry.name}`,
+      caller: `key:${entry.name}`,
       surfaces: ['rest', 'mcp'],
     }));
     if (settings.apiKey !== null) {
@@ -69,6 +75,7 @@ export class KeyRing {
         role: 'ADMIN',
         sessions: null,
         actor: named ? 'key:default' : null,
+        caller: 'key:default',
         surfaces: ['rest', 'mcp'],
       });
     }
@@ -78,6 +85,7 @@ export class KeyRing {
         role: 'ADMIN',
         sessions: null,
         actor: named ? 'key:mcp' : null,
+        caller: 'key:mcp',
         surfaces: ['mcp'],
       });
     }
@@ -107,7 +115,7 @@ export class KeyRing {
     }
     return found === undefined
       ? undefined
-      : { role: found.role, sessions: found.sessions, actor: found.actor };
+      : { role: found.role, sessions: found.sessions, actor: found.actor, caller: found.caller };
   }
 }
 

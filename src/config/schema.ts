@@ -163,6 +163,16 @@ export const SETTINGS = {
     { dev: 'TRACE', prod: 'INFO' },
     'Log level of the stream engine; TRACE writes message payloads to the log',
   ),
+  'svc.logging.format': setting(
+    oneOf(['pretty', 'json']),
+    { dev: 'pretty', prod: 'json' },
+    'Log line format: `pretty` prints one readable line per event (needs the pino-pretty package, a development dependency; without it JSON is written), `json` one JSON object per line',
+  ),
+  'svc.logging.access-log': setting(
+    bool(),
+    { dev: true, prod: false },
+    'Whether every answered request is logged in one line (method, path, status, duration, request id) at INFO by the application logger',
+  ),
   'svc.management.exposure.include': setting(
     stringList({ normalize: (id) => id.toLowerCase() }),
     {

@@ -157,6 +157,36 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     template: "Content type '{contentType}' is not supported; send application/json",
   },
+  MALFORMED_URL: {
+    kind: 'user',
+    retryable: false,
+    template: "Malformed URL '{path}': it is not valid percent-encoded UTF-8",
+  },
+  PARAMETER_TOO_LONG: {
+    kind: 'user',
+    retryable: false,
+    template: 'A path parameter is longer than the limit of {limit} characters',
+  },
+  HEADERS_TOO_LARGE: {
+    kind: 'user',
+    retryable: false,
+    template: 'The request line and headers are larger than the limit of {limit} bytes',
+  },
+  REQUEST_TIMEOUT: {
+    kind: 'user',
+    retryable: true,
+    template: 'The request was not received in time',
+  },
+  MALFORMED_REQUEST: {
+    kind: 'user',
+    retryable: false,
+    template: 'Malformed HTTP request: {detail}',
+  },
+  SERVER_CLOSING: {
+    kind: 'operational',
+    retryable: true,
+    template: 'The server is shutting down; send the request to another server or retry later',
+  },
   SETTINGS_INVALID: { kind: 'operational', retryable: false, template: '{detail}' },
   STORE_DAMAGED: {
     kind: 'operational',

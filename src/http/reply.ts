@@ -14,11 +14,11 @@ export function respond<T>(
 }
 
 /**
- * Who is calling, for the version author: the key's actor name (SPEC "Audit actor naming"),
- * or `anonymous` when no key names one.
+ * Who is calling, for the version author: the key's name (`key:<name>`, `key:default` for the
+ * single key), or `anonymous` without a key.
  */
 export function actorOf(request: FastifyRequest): string {
-  return request.principal?.actor ?? 'anonymous';
+  return request.principal?.caller ?? 'anonymous';
 }
 
 /** The actor SPEC's audit names for the caller; null when none is recorded. */

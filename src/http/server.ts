@@ -14,6 +14,9 @@ import type { AccessControlOptions } from '../auth/index.js';
 import { AppError, isAppError } from '../core/index.js';
 import { errorEnvelope } from './envelope.js';
 import { httpStatusOf } from './error-mapping.js';
+import { installAccessLog } from './access-log.js';
+import { parseJsonBody } from './json-body.js';
+import { MAX_PATH_PARAM_LENGTH, answerClientError, routerErrorOf } from './pre-route-errors.js';
 import { zodValidatorCompiler } from './request-validation.js';
 import { RequestRateLimiter, isRateLimitedPath } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
@@ -26,6 +29,8 @@ export interface HttpServerOptions {
   readonly access: AccessControlOptions;
   /** Requests per minute each API caller may make; null: no limit (docs/architecture.md). */
   readonly requestsPerMinute?: number | null;
+  /** One INFO line per answered request (`svc.logging.access-log`). */
+  readonly accessLog?: boolean;
 }
 
 export interface HttpServer {
@@ -41,7 +46,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     // Request lines would drown the application log; failures are logged where they happen.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has no envelope; the hook below answers instead.
+    return503OnClosing: false,
+    // An id accepted on create can be read and deleted: the limits agree.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    // Requests refused before any hook runs are still answered in the envelope.
+    clientErrorHandler: (error, socket) => {
+      answerClientError(error, socket, options.logger);
+    },
+    frameworkErrors: (error, request, reply) => {
+      void reply.header('X-Request-ID', request.id);
+      void sendError(error, request, reply);
+    },
     // A caller's own request id is kept when it is a plain token, so logs can be correlated.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -52,15 +68,41 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
 
   fastify.setValidatorCompiler(zodValidatorCompiler);
   // Only JSON is accepted as a request body: anything else is answered 415.
-  fastify.removeContentTypeParser('text/plain');
+  fastify.removeContentTypeParser(['text/plain', 'application/json']);
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      try {
+        done(null, parseJsonBody(body as string));
+      } catch (error) {
+        done(error as AppError, undefined);
+      }
+    },
+  );
   fastify.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) routes.add(method, route.url);
   });
-  fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('X-Request-ID', request.id);
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
     done();
   });
+  fastify.addHook('onRequest', (request, reply, done) => {
+    // On the raw answer, so that answers written past Fastify (the tool endpoint, event
+    // streams) carry it too; headers Fastify writes later are merged with it.
+    reply.raw.setHeader('X-Request-ID', request.id);
+    if (!closing) {
+      done();
+      return;
+    }
+    // A request on a kept-alive connection while the server drains: refused, and the
+    // connection is not kept.
+    void reply.header('Connection', 'close');
+    done(new AppError('SERVER_CLOSING'));
+  });
+  if (options.accessLog === true) installAccessLog(fastify, options.logger);
   installAccessControl(fastify, options.access);
   // After the access check, so a caller is known by its key.
   const perMinute = options.requestsPerMinute ?? null;
@@ -97,7 +139,8 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   const appError = toAppError(error, request);
   // SPEC Roles: for any key but an unrestricted ADMIN key, a POST body that cannot be parsed
   // is refused like an access check, with no body.
-  const principal = request.principal;
+  // A request refused by the router has no principal: no hook ran.
+  const principal = request.principal ?? null;
   if (
     principal !== null &&
     !isUnrestrictedAdmin(principal) &&
@@ -127,6 +170,8 @@ function toAppError(error: unknown, request: FastifyRequest): AppError {
       : error;
   }
   const fastifyError = error as Partial<FastifyError>;
+  const routerError = routerErrorOf(fastifyError, pathOf(request));
+  if (routerError !== undefined) return routerError;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     const restricted = request.principal !== null && !isUnrestrictedAdmin(request.principal);
     const limit = restricted
@@ -137,16 +182,6 @@ function toAppError(error: unknown, request: FastifyRequest): AppError {
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return new AppError('UNSUPPORTED_MEDIA_TYPE', {
       params: { contentType: request.headers['content-type'] ?? '' },
-    });
-  }
-  if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-    return new AppError('INVALID_REQUEST_BODY', {
-      fieldErrors: [{ field: 'body', message: 'Request body is empty but declared as JSON' }],
-    });
-  }
-  if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-    return new AppError('INVALID_REQUEST_BODY', {
-      fieldErrors: [{ field: 'body', message: `Malformed JSON: ${(error as Error).message}` }],
     });
   }
   const status = fastifyError.statusCode;

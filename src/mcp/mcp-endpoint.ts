@@ -44,7 +44,7 @@ export const mcpEndpoint: FastifyPluginCallback<McpEndpointOptions> = (app, opti
   ): Promise<CallToolResult> => {
     const caller: ToolCaller = {
       actor: principal?.actor ?? null,
-      author: principal?.actor ?? 'anonymous',
+      author: principal?.caller ?? 'anonymous',
       sessions: principal?.sessions ?? null,
     };
     try {

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../config/index.js';
 import type { ProfileName } from '../config/index.js';
@@ -43,5 +44,53 @@ describe('log levels per profile (SPEC Runtime profiles)', () => {
     );
     loggers.app.info({ req: { headers: { authorization: 'Bearer s3cret' } } }, 'request');
     expect(lines.join('')).not.toContain('s3cret');
+  });
+});
+
+describe('log format (svc.logging.format)', () => {
+  /** A stream that collects what is written, and resolves once `count` lines arrived. */
+  function collector(count: number): { stream: Writable; lines: Promise<string[]> } {
+    let text = '';
+    let done: (lines: string[]) => void = () => undefined;
+    const lines = new Promise<string[]>((resolve) => (done = resolve));
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        text += chunk.toString();
+        const complete = text.split('\n').filter((line) => line !== '');
+        if (complete.length >= count) done(complete);
+        callback();
+      },
+    });
+    return { stream, lines };
+  }
+
+  it('writes one readable line per event in the pretty format, fields included', async () => {
+    const { stream, lines } = collector(2);
+    const loggers = createLoggers({ root: 'INFO', app: 'INFO', engine: 'INFO' }, stream, 'pretty');
+    loggers.app.info(
+      { requestId: 'r-1', access: { method: 'GET', status: 200 } },
+      'GET /api/sessions 200 1.2 ms',
+    );
+    loggers.engine.warn('second event');
+    const written = await lines;
+    expect(written).toHaveLength(2);
+    expect(written[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/api\/sessions 200 1\.2 ms /);
+    expect(written[0]).toContain('"requestId":"r-1"');
+    expect(written[0]).not.toContain('"pid"');
+    expect(written[0]).not.toContain('"access"');
+    expect(written[1]).toMatch(/WARN: second event/);
+  });
+
+  it('writes JSON lines in the json format, the default of prod', () => {
+    expect(defaultSettings('prod')['svc.logging.format']).toBe('json');
+    expect(defaultSettings('dev')['svc.logging.format']).toBe('pretty');
+    const lines: string[] = [];
+    const loggers = createLoggers(
+      { root: 'INFO', app: 'INFO', engine: 'INFO' },
+      { write: (line: string) => lines.push(line) },
+      'json',
+    );
+    loggers.app.info('an event');
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ msg: 'an event', logger: 'app' });
   });
 });

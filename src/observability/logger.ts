@@ -1,8 +1,14 @@
 // Logger factory: one pino root with named children whose levels follow the profile
-// (SPEC "Runtime profiles": root, application and stream-engine levels).
+// (SPEC "Runtime profiles": root, application and stream-engine levels), written as JSON lines
+// or, for a terminal, as one readable line per event.
+import { createRequire } from 'node:module';
 import { pino } from 'pino';
 import type { Logger, LevelWithSilent } from 'pino';
+import type { PrettyOptions } from 'pino-pretty';
 import type { Settings } from '../config/index.js';
+
+/** `pretty`: one readable line per event (development); `json`: one JSON object per line. */
+export type LogFormat = 'pretty' | 'json';
 
 export type LogLevelName = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'OFF';
 
@@ -28,8 +34,12 @@ export function pinoLevel(level: LogLevelName): LevelWithSilent {
 
 export function createLoggers(
   levels: LoggingLevels,
-  destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false }),
+  destination?: pino.DestinationStream,
+  format: LogFormat = 'json',
 ): Loggers {
+  const target = destination ?? pino.destination({ dest: 1, sync: false });
+  // Colours only on a terminal; a file, a pipe or a test's stream gets plain text.
+  const colorize = destination === undefined && process.stdout.isTTY;
   const root = pino(
     {
       level: pinoLevel(levels.root),
@@ -38,19 +48,52 @@ export function createLoggers(
       // Secrets never reach a log line, whatever a caller passes.
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.apiKey', '*.key'],
     },
-    destination,
+    format === 'pretty' ? (prettyStream(target, colorize) ?? target) : target,
   );
   const app = root.child({ logger: 'app' }, { level: pinoLevel(levels.app) });
   const engine = root.child({ logger: 'engine' }, { level: pinoLevel(levels.engine) });
   return { initial: levels, root, app, engine };
 }
 
-/** The loggers at the levels the settings give (`svc.logging.level.*`), writing to stdout. */
+/**
+ * The loggers at the levels the settings give (`svc.logging.level.*`), writing to stdout in the
+ * format of `svc.logging.format`.
+ */
 export function loggersFor(settings: Settings): Loggers {
-  return createLoggers({
-    root: settings['svc.logging.level.root'],
-    app: settings['svc.logging.level.app'],
-    engine: settings['svc.logging.level.engine'],
+  return createLoggers(
+    {
+      root: settings['svc.logging.level.root'],
+      app: settings['svc.logging.level.app'],
+      engine: settings['svc.logging.level.engine'],
+    },
+    undefined,
+    settings['svc.logging.format'],
+  );
+}
+
+type PrettyFactory = (options: PrettyOptions) => pino.DestinationStream;
+
+/**
+ * pino-pretty writing to `destination`, or undefined when the package is not installed: it is
+ * a development dependency, so a production install (`npm ci --omit=dev`) writes JSON.
+ */
+function prettyStream(
+  destination: pino.DestinationStream,
+  colorize: boolean,
+): pino.DestinationStream | undefined {
+  let pretty: PrettyFactory;
+  try {
+    pretty = createRequire(import.meta.url)('pino-pretty') as PrettyFactory;
+  } catch {
+    return undefined;
+  }
+  return pretty({
+    destination,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    // `access`: the fields of an access log line, which its message already says.
+    ignore: 'pid,hostname,access',
+    colorize,
   });
 }
 

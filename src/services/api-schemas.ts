@@ -4,6 +4,12 @@ import { z } from 'zod';
 
 const FORBIDDEN_ID_CHARACTERS = /[\s/\\?#%;]/;
 
+/**
+ * Longest id a client may choose. Ids travel in URL paths, so the HTTP router's path-parameter
+ * limit is this same number: whatever is accepted on create can be read and deleted.
+ */
+export const MAX_ID_LENGTH = 128;
+
 /** Identifiers travel in URL paths, so characters that would make a path ambiguous are refused. */
 function identifier(label: string): z.ZodString {
   return z
@@ -12,7 +18,7 @@ function identifier(label: string): z.ZodString {
         issue.input == null ? `${label} is mandatory` : `${label} must be a string`,
     })
     .min(1, `${label} is mandatory`)
-    .max(128, `${label} must be at most 128 characters`)
+    .max(MAX_ID_LENGTH, `${label} must be at most ${MAX_ID_LENGTH} characters`)
     .refine((value) => !FORBIDDEN_ID_CHARACTERS.test(value), {
       message: `${label} must not contain whitespace or any of / \\ ? # % ;`,
     });
@@ -36,7 +42,9 @@ export const nodeSchema = z.strictObject({
     .string({
       error: (issue) => (issue.input == null ? 'Node id is mandatory' : 'Node id must be a string'),
     })
-    .min(1, 'Node id is mandatory'),
+    .min(1, 'Node id is mandatory')
+    // Node controls address a node by its id in the path.
+    .max(MAX_ID_LENGTH, `Node id must be at most ${MAX_ID_LENGTH} characters`),
   type: z
     .string({
       error: (issue) =>

@@ -31,6 +31,7 @@ export type {
 } from './execution-views.js';
 export type { EventQuery, EventSink } from './execution-streams.js';
 export {
+  MAX_ID_LENGTH,
   createSessionSchema,
   workflowDefinitionBodySchema,
   workflowDefinitionSchema,
