@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyRing } from '../src/auth/index.js';
-import { WEB_UI_DIR, createHttpServer, loadUiBundle, uiRoutes } from '../src/http/index.js';
-import { createSilentLoggers } from '../src/observability/index.js';
+import { WEB_UI_DIR, loadUiBundle, uiRoutes } from '../src/http/index.js';
+import { createBareHttpServer } from '../src/http/testing/index.js';
 import { call, rawRequest, startTestServer } from './support/server.js';
 import type { HttpAnswer, TestServer } from './support/server.js';
 
@@ -251,17 +250,7 @@ describe('A server whose web UI is not built', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const { fastify } = await createHttpServer({
-      logger: createSilentLoggers().app,
-      bodyLimit: 1024 * 1024,
-      compression: { enabled: false, threshold: 1024 },
-      access: {
-        keys: new KeyRing({ apiKey: null, apiKeys: [], mcpApiKey: null }),
-        allowedHosts: [],
-        allowedOrigins: [],
-        sessionOfExecution: () => undefined,
-      },
-    });
+    const { fastify } = await createBareHttpServer({ bodyLimit: 1024 * 1024 });
     await fastify.register(uiRoutes, { dir: empty });
     await fastify.listen({ host: '127.0.0.1', port: 0 });
     const address = fastify.server.address();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../config/index.js';
 import { createLoggers } from '../observability/index.js';
-import { createBareHttpServer } from './testing/bare-server.js';
+import { createBareHttpServer } from './testing/index.js';
 
 async function serverWithLog(accessLog: boolean): Promise<{
   inject: (url: string) => Promise<void>;

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createBareHttpServer } from './testing/bare-server.js';
+import { createBareHttpServer } from './testing/index.js';
 
 describe('a server that is closing', () => {
   it('answers a request still arriving on an open connection with 503 in the envelope (SPEC Errors)', async () => {
