@@ -2,63 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock, createSequentialIds, isAppError } from '../core/index.js';
 import type { SupervisorEntry } from '../config/index.js';
 import { AuditLog, EventBus, EventFeeds, ProgressHistory, Supervisors } from '../events/index.js';
-import { ExecutionManager, ExecutionRegistry } from '../executions/index.js';
-import { Meters, createSilentLoggers } from '../observability/index.js';
-import { createPluginRegistry } from '../plugins/index.js';
-import { MemorySessionStore } from '../stores/index.js';
+import { ExecutionManager } from '../executions/index.js';
+import {
+  manualToConsole,
+  sessionStoreWith,
+  testManagerDeps,
+  testRegistry,
+} from '../executions/testing/index.js';
 import { ExecutionService } from './execution-service.js';
-
-const FLOW = {
-  workflowId: 'w',
-  description: '',
-  nodes: [
-    { nodeId: 'in', type: 'MANUAL' },
-    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
-  ],
-  edges: [{ source: 'in', target: 'out' }],
-};
 
 /** A service over a real manager, with workflow `w` in sessions `s` and `t`. */
 async function serviceWith(supervisors: readonly SupervisorEntry[] = []) {
   const clock = new ManualClock();
-  const store = new MemorySessionStore();
-  for (const sessionId of ['s', 't']) {
-    await store.putSession({
-      sessionId,
-      name: sessionId,
-      initiator: 'i',
-      description: '',
-      createdAt: '',
-      updatedAt: '',
-    });
-    await store.putWorkflow({
-      sessionId,
-      workflowId: FLOW.workflowId,
-      createdAt: '',
-      versions: [{ version: 1, createdAt: '', author: 'x', note: null, definition: FLOW }],
-    });
-  }
-  const registry = new ExecutionRegistry({
-    maxExecutions: 10,
-    resultsPerExecution: 10,
-    logsPerExecution: 10,
-  });
+  const store = await sessionStoreWith([manualToConsole('w')], ['s', 't']);
+  const registry = testRegistry();
   const bus = new EventBus(100);
-  const manager = new ExecutionManager({
-    store,
-    catalog: createPluginRegistry({ optionalPlugins: [] }),
-    registry,
-    clock,
-    ids: createSequentialIds('e'),
-    logger: createSilentLoggers().engine,
-    workers: false,
-    runDeadlineMs: 60_000,
-    planTtlMs: 600_000,
-    meters: new Meters(),
-    events: (event) => {
-      bus.publish(event);
-    },
-  });
+  const manager = new ExecutionManager(
+    testManagerDeps(store, {
+      registry,
+      clock,
+      events: (event) => {
+        bus.publish(event);
+      },
+    }),
+  );
   const audit = new AuditLog({ capacity: 100, clock, ids: createSequentialIds('a') });
   const service = new ExecutionService({
     executions: manager,
