@@ -40,6 +40,23 @@ describe('ExecutionRegistry bounds (SPEC Limits, in-memory bounds)', () => {
     expect(registry.get('busy-1')).toBeDefined();
   });
 
+  it('drops the oldest ended execution first, also when it ended after newer ones', () => {
+    const registry = new ExecutionRegistry({
+      maxExecutions: 3,
+      resultsPerExecution: 10,
+      logsPerExecution: 10,
+    });
+    fill(registry, 'old', 1, false);
+    fill(registry, 'new', 2);
+    registry.get('old-0')?.transition('COMPLETED');
+    fill(registry, 'next', 1);
+    expect(registry.search({}).map((entry) => entry.executionId)).toEqual([
+      'next-0',
+      'new-1',
+      'new-0',
+    ]);
+  });
+
   it('holds at most svc.tracker.max-sessions sessions, dropping the least recently started first', () => {
     const registry = new ExecutionRegistry({
       maxExecutions: 100,
