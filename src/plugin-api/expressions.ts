@@ -11,8 +11,11 @@ export interface CompiledExpression {
   evaluate(input: unknown, message?: Message): Promise<unknown>;
 }
 
-/** Compiled expressions kept by text; bounded so odd traffic cannot grow it forever. */
-const COMPILED_LIMIT = 10_000;
+/**
+ * Compiled expressions kept by text: enough for the expressions of many large workflows, and
+ * bounded so that odd traffic (drafts validated with ever new texts) cannot grow the heap.
+ */
+const COMPILED_LIMIT = 2_000;
 const compiledByText = new Map<string, jsonata.Expression>();
 
 /**
