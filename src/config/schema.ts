@@ -229,6 +229,12 @@ export const SETTINGS = {
     { default: false },
     'Let PROCESS_EXECUTOR run any executable; effective only while the allow-list is empty',
   ),
+  'svc.expressions.timeout-ms': setting(
+    // Computing time, checked as the evaluation goes: past 2^31-1 ms it would never matter.
+    int({ min: 1, max: MAX_TIMER_MS }),
+    { default: 10_000 },
+    "Time limit of one JSONata evaluation, in milliseconds (the node's own timeouts apply too)",
+  ),
   'svc.files.base-dir': setting(
     nullable(text()),
     { default: 'data/files' },

@@ -2,11 +2,12 @@
 // condition over the event holds, they issue a command to the run or the node as
 // themselves. Each has a bounded queue: a supervisor too slow to keep up loses events,
 // counted by `svc.tracker.dropped{kind=supervisor}`; runs never wait for it.
-import jsonata from 'jsonata';
 import type { SupervisorEntry, SupervisorRule } from '../config/index.js';
 import { messageOf } from '../core/index.js';
 import type { ExecutionEvent, ExecutionManager } from '../executions/index.js';
 import type { Meters } from '../observability/index.js';
+import { compileExpression } from '../plugin-api/index.js';
+import type { CompiledExpression } from '../plugin-api/index.js';
 import type { AuditLog } from './audit-log.js';
 import type { EventBus, Subscription } from './event-bus.js';
 
@@ -15,7 +16,7 @@ const NODE_ACTIONS = new Set(['PAUSE', 'RESUME', 'STEP', 'STOP', 'SKIP', 'UNSKIP
 
 interface CompiledRule {
   readonly rule: SupervisorRule;
-  readonly when: jsonata.Expression | null;
+  readonly when: CompiledExpression | null;
 }
 
 /** The commands a supervisor issues; what they answer is not its concern. */
@@ -61,7 +62,8 @@ class RuleSupervisor {
     this.#options = options;
     this.#rules = rules.map((rule) => ({
       rule,
-      when: rule.when === null ? null : jsonata(rule.when),
+      // Under the same budget as a node's expressions: a rule's condition cannot hold the server.
+      when: rule.when === null ? null : compileExpression(rule.when),
     }));
   }
 

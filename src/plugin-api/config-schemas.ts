@@ -4,7 +4,8 @@ import { CronPattern } from 'croner';
 import Handlebars from 'handlebars';
 import { z } from 'zod';
 import { errorText as messageOf } from './error-text.js';
-import { compiledJsonata } from './expressions.js';
+import { compiledJsonata, expressionLimitProblem } from './expressions.js';
+import { templateLimitProblem } from './templates.js';
 
 /**
  * Remembers the syntax check of each text: a workflow often repeats an expression, and
@@ -14,18 +15,27 @@ function memoizeCheck(
   check: (text: string) => string | undefined,
 ): (text: string) => string | undefined {
   const limit = 10_000;
+  // Texts are the keys: their characters are bounded too, or long drafts would fill the heap.
+  const charLimit = 4_000_000;
   const results = new Map<string, string | undefined>();
+  let chars = 0;
   return (text) => {
     if (results.has(text)) return results.get(text);
-    if (results.size >= limit) results.clear();
+    if (results.size >= limit || chars + text.length > charLimit) {
+      results.clear();
+      chars = 0;
+    }
     const problem = check(text);
     results.set(text, problem);
+    chars += text.length;
     return problem;
   };
 }
 
 /** Compiles without evaluating: syntax only, no data is touched. */
 export const jsonataProblem = memoizeCheck((text) => {
+  const limit = expressionLimitProblem(text);
+  if (limit !== undefined) return limit;
   try {
     // Kept compiled for the runs of the workflow being validated.
     compiledJsonata(text);
@@ -40,6 +50,9 @@ export const jsonataProblem = memoizeCheck((text) => {
 });
 
 export const handlebarsProblem = memoizeCheck((text) => {
+  // Measured first: parsing an oversized template is what would take the time.
+  const limit = templateLimitProblem(text);
+  if (limit !== undefined) return limit;
   try {
     Handlebars.precompile(text);
     return undefined;

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { compileExpression, compiledJsonata } from './expressions.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_EVALUATION_TIME_LIMIT_MS, setEvaluationTimeLimit } from './evaluation-budget.js';
+import { compileExpression, compiledJsonata, expressionLimitProblem } from './expressions.js';
+import { StepFailure } from './step-failure.js';
 
 describe('compiled JSONata expressions', () => {
   it('compiles a text once for the whole server', () => {
@@ -20,5 +22,81 @@ describe('compiled JSONata expressions', () => {
   it('throws for a text that does not compile, and caches nothing for it', () => {
     expect(() => compiledJsonata('$.a +')).toThrow();
     expect(() => compiledJsonata('$.a +')).toThrow();
+  });
+});
+
+describe('expression limits', () => {
+  it('does not count brackets inside strings, names and comments', () => {
+    const inside = '('.repeat(200);
+    const text = `"${inside}" & '${inside}' & \`${inside}\` /* ${inside} */ & "\\"${inside}"`;
+    expect(expressionLimitProblem(text)).toBeUndefined();
+  });
+
+  it('names the limit an expression is past', () => {
+    expect(expressionLimitProblem(`${'['.repeat(101)}1${']'.repeat(101)}`)).toBe(
+      'Expression nests brackets 101 deep; the limit is 100',
+    );
+    expect(expressionLimitProblem('1'.repeat(32_769))).toBe(
+      'Expression is 32769 characters long; the limit is 32768',
+    );
+    expect(() => compileExpression('{'.repeat(200))).toThrow(/^Expression refused: /);
+  });
+});
+
+describe('evaluation budget', () => {
+  const RUNAWAY = '($f := function($x){ $f($x) }; $f(1))';
+
+  afterEach(() => {
+    setEvaluationTimeLimit(DEFAULT_EVALUATION_TIME_LIMIT_MS);
+  });
+
+  it('fails an evaluation past its time limit as bad input, naming the setting', async () => {
+    setEvaluationTimeLimit(50);
+    const failure = await compileExpression(RUNAWAY)
+      .evaluate({})
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StepFailure);
+    expect((failure as StepFailure).retryable).toBe(false);
+    expect((failure as Error).message).toContain(
+      'ran longer than svc.expressions.timeout-ms (50 ms)',
+    );
+  });
+
+  it('ends with the reason its signal aborts with', async () => {
+    const controller = new AbortController();
+    const scope = { signal: controller.signal, sleep: () => Promise.resolve() };
+    const evaluation = compileExpression(RUNAWAY).evaluate({}, undefined, scope);
+    const reason = new Error('stopped');
+    setTimeout(() => {
+      controller.abort(reason);
+    }, 20);
+    await expect(evaluation).rejects.toBe(reason);
+  });
+
+  it('holds while its node clock does, and does not count that time', async () => {
+    setEvaluationTimeLimit(300);
+    let release: () => void = () => undefined;
+    let turns = 0;
+    const scope = {
+      signal: new AbortController().signal,
+      sleep: () => {
+        turns++;
+        return turns === 1
+          ? new Promise<void>((resolve) => (release = resolve))
+          : Promise.resolve();
+      },
+    };
+    const evaluation = compileExpression(RUNAWAY)
+      .evaluate({}, undefined, scope)
+      .catch((error: unknown) => error);
+    await vi.waitFor(() => {
+      expect(turns).toBe(1);
+    });
+    // Held for longer than its time limit: had that counted, it would fail on release.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    release();
+    expect(String(await evaluation)).toContain('svc.expressions.timeout-ms (300 ms)');
+    // It computed on after the hold, long enough to wait on its clock again.
+    expect(turns).toBeGreaterThan(1);
   });
 });

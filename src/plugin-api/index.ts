@@ -23,11 +23,16 @@ export type {
 export { isStreamNode } from './node-runtime.js';
 export type { MessageProcessor, NodeRuntime, StreamNode } from './node-runtime.js';
 export type { NodeSetup, SessionMemory } from './node-setup.js';
-export { compileExpression, isTruthy } from './expressions.js';
+export { compileExpression, EXPRESSION_LIMITS, isTruthy } from './expressions.js';
+export { compileTemplate, RENDER_LIMITS, TEMPLATE_LIMITS } from './templates.js';
+export type { CompiledTemplate } from './templates.js';
 export type { CompiledExpression } from './expressions.js';
+export { setEvaluationTimeLimit } from './evaluation-budget.js';
+export type { EvaluationScope } from './evaluation-budget.js';
 export {
   configuredPorts,
   cronSchedule,
+  handlebarsProblem,
   handlebarsTemplate,
   httpUrl,
   jsonataExpression,

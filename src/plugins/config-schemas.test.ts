@@ -10,6 +10,7 @@ import {
   requireOneOf,
   z,
 } from '../plugin-api/index.js';
+import { mcpToolCallPlugin } from './builtin/mcp-tool-call/mcp-tool-call.js';
 
 function problems(schema: z.ZodType, value: unknown) {
   const result = parseFields(schema, value);
@@ -138,5 +139,23 @@ describe('requireOneOf', () => {
   it('reports on the first key when none is given', () => {
     expect(problems(schema, {})).toEqual([{ field: 'a', message: 'Needs a or b' }]);
     expect(problems(schema, { b: 'x' })).toEqual([]);
+  });
+});
+
+describe('MCP_TOOL_CALL arguments', () => {
+  it('checks each argument holding a placeholder as a template, naming where it is', () => {
+    const deep = `${'{{#if a}}'.repeat(40)}x${'{{/if}}'.repeat(40)}`;
+    const config = {
+      url: 'http://127.0.0.1:1/mcp',
+      tool: 't',
+      arguments: { plain: '{{ n }}', nested: { list: ['ok', deep] }, broken: '{{#if a}}' },
+    };
+    expect(problems(mcpToolCallPlugin.configSchema, config)).toEqual([
+      {
+        field: 'arguments.nested.list[1]',
+        message: 'Template nests blocks 40 deep; the limit is 32',
+      },
+      { field: 'arguments.broken', message: expect.stringMatching(/^Invalid Handlebars template/) },
+    ]);
   });
 });

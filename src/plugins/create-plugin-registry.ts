@@ -1,6 +1,7 @@
 // Builds the frozen registry of one build: the core plugins plus the chosen optional ones.
 import type { Settings } from '../config/index.js';
 import { AppError } from '../core/index.js';
+import { setEvaluationTimeLimit } from '../plugin-api/index.js';
 import { OPTIONAL_PLUGINS, corePlugins } from './builtin-plugins.js';
 import type { OptionalPluginName, PluginEntry } from './builtin-plugins.js';
 import type { DirectoryPlugin } from './plugin-directory.js';
@@ -38,6 +39,10 @@ export function createPluginRegistry(options: PluginRegistryOptions): PluginRegi
     });
   }
   const chosen = new Set(options.optionalPlugins);
+  // Expressions are compiled once for the whole process, and so is their time limit.
+  if (options.settings !== undefined) {
+    setEvaluationTimeLimit(options.settings['svc.expressions.timeout-ms']);
+  }
   const registry = new PluginRegistry(options.settings);
   for (const plugin of corePlugins({ scripts: chosen.has('script-js') })) {
     plugin.register(registry, CORE_PLUGIN);

@@ -11,7 +11,7 @@ import {
   StepFailure,
   z,
 } from '../../../plugin-api/index.js';
-import type { Message, MessageProcessor } from '../../../plugin-api/index.js';
+import type { Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
 import { jsonOf, withDecision } from './decision-output.js';
 
 /** Standard deviations from the mean when the node sets no threshold. */
@@ -51,7 +51,7 @@ export const anomalyPlugin = definePlugin({
 });
 
 class Anomaly implements MessageProcessor {
-  readonly #valueOf: (message: Message) => Promise<unknown>;
+  readonly #valueOf: (message: Message, ctx: NodeContext) => Promise<unknown>;
   readonly #threshold: number;
   /** A spread needs two values; fewer would flag the second value of any stream. */
   readonly #minSamples: number;
@@ -61,7 +61,7 @@ class Anomaly implements MessageProcessor {
   #squares = 0;
 
   constructor(
-    valueOf: (message: Message) => Promise<unknown>,
+    valueOf: (message: Message, ctx: NodeContext) => Promise<unknown>,
     threshold: number,
     minSamples: number,
   ) {
@@ -70,8 +70,8 @@ class Anomaly implements MessageProcessor {
     this.#minSamples = minSamples;
   }
 
-  async process(message: Message) {
-    const value = await this.#valueOf(message);
+  async process(message: Message, ctx: NodeContext) {
+    const value = await this.#valueOf(message, ctx);
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       throw StepFailure.nonRetryable(
         `ANOMALY value of message '${message.id}' is ${jsonOf(value) ?? 'missing'}, not a number`,
@@ -100,9 +100,9 @@ class Anomaly implements MessageProcessor {
   }
 }
 
-function compiledValue(text: string): (message: Message) => Promise<unknown> {
+function compiledValue(text: string): (message: Message, ctx: NodeContext) => Promise<unknown> {
   const expression = compileExpression(text);
-  return (message) => expression.evaluate(message.payload, message);
+  return (message, ctx) => expression.evaluate(message.payload, message, ctx);
 }
 
 /** A member of the payload; dots reach into nested objects (`reading.value`). */

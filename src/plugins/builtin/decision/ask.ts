@@ -2,14 +2,7 @@
 // the answer. The question is a pending approval (SPEC Events 9): it is listed with the
 // run's and the session's approvals and answered through the signal call, whose `payload`
 // (or else `comment`) is the answer. Rejecting it answers too, with `approved: false`.
-import Handlebars from 'handlebars';
-import {
-  definePlugin,
-  messageOf,
-  requireOneOf,
-  StepFailure,
-  z,
-} from '../../../plugin-api/index.js';
+import { compileTemplate, definePlugin, requireOneOf, z } from '../../../plugin-api/index.js';
 
 /** SPEC "Node-level engine settings": a signal wait defaults to 3600 s. */
 const DEFAULT_WAIT_SECONDS = 3600;
@@ -48,17 +41,11 @@ export const askPlugin = definePlugin({
   defaultTimeoutSeconds: DEFAULT_WAIT_SECONDS,
   create: (config) => {
     const text = config.question ?? config.prompt ?? '';
-    const render = Handlebars.compile(text, { noEscape: true, strict: false });
+    const template = compileTemplate(text, 'ASK question template');
     const timeoutMs = (config.timeoutSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
     return {
       async process(message, ctx) {
-        let question: string;
-        try {
-          question = render(message.payload, { data: { messageId: message.id } });
-        } catch (error) {
-          const reason = messageOf(error);
-          throw StepFailure.nonRetryable(`ASK question template failed: ${reason}`, error);
-        }
+        const question = template.render(message.payload, { messageId: message.id });
         const answer = await ctx.awaitSignal({
           messageId: message.id,
           payload: message.payload,

@@ -26,10 +26,10 @@ export const classifyPlugin = definePlugin({
       predicate: compileExpression(expression),
     }));
     return {
-      async process(message) {
+      async process(message, ctx) {
         // First match wins: later classes are not evaluated.
         for (const { name, predicate } of classes) {
-          if (isTruthy(await predicate.evaluate(message.payload, message))) {
+          if (isTruthy(await predicate.evaluate(message.payload, message, ctx))) {
             return { payload: withDecision(message.payload, { class: name }), port: name };
           }
         }

@@ -28,11 +28,11 @@ export const dedupePlugin = definePlugin({
   outputPorts: () => ['out'],
   create: (config) => {
     const expression = config.key === undefined ? undefined : compileExpression(config.key);
-    const keyOf = async (message: Message): Promise<string> => {
+    const keyOf = async (message: Message, ctx: NodeContext): Promise<string> => {
       const key =
         expression === undefined
           ? message.payload
-          : await expression.evaluate(message.payload, message);
+          : await expression.evaluate(message.payload, message, ctx);
       return typeof key === 'string' ? `s:${key}` : `j:${jsonOf(key) ?? 'undefined'}`;
     };
     return new Dedupe(keyOf, config.ttlMs);
@@ -40,18 +40,21 @@ export const dedupePlugin = definePlugin({
 });
 
 class Dedupe implements MessageProcessor {
-  readonly #keyOf: (message: Message) => Promise<string>;
+  readonly #keyOf: (message: Message, ctx: NodeContext) => Promise<string>;
   readonly #ttlMs: number | undefined;
   /** Key to the time it was last passed; insertion order is age order. */
   readonly #seen = new Map<string, number>();
 
-  constructor(keyOf: (message: Message) => Promise<string>, ttlMs: number | undefined) {
+  constructor(
+    keyOf: (message: Message, ctx: NodeContext) => Promise<string>,
+    ttlMs: number | undefined,
+  ) {
     this.#keyOf = keyOf;
     this.#ttlMs = ttlMs;
   }
 
   async process(message: Message, ctx: NodeContext) {
-    const key = await this.#keyOf(message);
+    const key = await this.#keyOf(message, ctx);
     const now = ctx.now();
     const seenAt = this.#seen.get(key);
     if (seenAt !== undefined && (this.#ttlMs === undefined || now - seenAt < this.#ttlMs)) {

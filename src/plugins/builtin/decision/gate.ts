@@ -18,8 +18,8 @@ export const gatePlugin = definePlugin({
   create: (config) => {
     const predicate = compileExpression(config.expression);
     return {
-      async process(message) {
-        const open = isTruthy(await predicate.evaluate(message.payload, message));
+      async process(message, ctx) {
+        const open = isTruthy(await predicate.evaluate(message.payload, message, ctx));
         return { payload: message.payload, port: open ? 'pass' : 'block' };
       },
     };

@@ -20,8 +20,8 @@ export const scorePlugin = definePlugin({
   create: (config) => {
     const expression = compileExpression(config.expression);
     return {
-      async process(message) {
-        const score = await expression.evaluate(message.payload, message);
+      async process(message, ctx) {
+        const score = await expression.evaluate(message.payload, message, ctx);
         if (typeof score !== 'number' || !Number.isFinite(score)) {
           // The same payload gives the same value again: not retried.
           throw StepFailure.nonRetryable(

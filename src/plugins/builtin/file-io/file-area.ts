@@ -4,8 +4,12 @@
 // is refused without retry.
 import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import Handlebars from 'handlebars';
-import { messageOf, pluginSettings, StepFailure } from '../../../plugin-api/index.js';
+import {
+  compileTemplate,
+  messageOf,
+  pluginSettings,
+  StepFailure,
+} from '../../../plugin-api/index.js';
 import type { Message, MessageProcessor, PluginSetup } from '../../../plugin-api/index.js';
 
 export const FILES_OFF = 'File access is disabled: set svc.files.base-dir';
@@ -53,14 +57,8 @@ export function inFileArea(
 
 export function filePathOf(text: string): (message: Message) => string {
   if (!text.includes('{{')) return () => text;
-  const template = Handlebars.compile(text, { noEscape: true, strict: false });
-  return (message) => {
-    try {
-      return template(message.payload, { data: { messageId: message.id } });
-    } catch (error) {
-      throw StepFailure.nonRetryable(`File path template failed: ${messageOf(error)}`, error);
-    }
-  };
+  const template = compileTemplate(text, 'File path template');
+  return (message) => template.render(message.payload, { messageId: message.id });
 }
 
 export class FileArea {

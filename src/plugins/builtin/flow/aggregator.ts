@@ -83,7 +83,8 @@ async function* aggregate(
     const payloads = batch;
     batch = [];
     batchNumber += 1;
-    const payload = reduction === undefined ? payloads : await reduction.evaluate(payloads);
+    const payload =
+      reduction === undefined ? payloads : await reduction.evaluate(payloads, undefined, ctx);
     return { payload: payload ?? null, headers: { count: payloads.length } };
   };
 

@@ -25,10 +25,10 @@ export const branchPlugin = definePlugin({
       predicate: compileExpression(expression),
     }));
     return {
-      async process(message) {
+      async process(message, ctx) {
         // First match wins: later cases are not evaluated.
         for (const { port, predicate } of cases) {
-          if (isTruthy(await predicate.evaluate(message.payload, message))) {
+          if (isTruthy(await predicate.evaluate(message.payload, message, ctx))) {
             return { payload: message.payload, port };
           }
         }

@@ -18,8 +18,8 @@ export const filterPlugin = definePlugin({
   create: (config) => {
     const predicate = compileExpression(config.expression);
     return {
-      async process(message) {
-        const truthy = isTruthy(await predicate.evaluate(message.payload, message));
+      async process(message, ctx) {
+        const truthy = isTruthy(await predicate.evaluate(message.payload, message, ctx));
         return { payload: message.payload, port: truthy ? 'out' : 'rejected' };
       },
     };

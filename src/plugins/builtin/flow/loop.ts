@@ -34,7 +34,7 @@ function createLoop(type: string, config: LoopConfig): Loop {
   return async (message, ctx, onStep) => {
     let value = message.payload;
     let iterations = 0;
-    while (isTruthy(await condition.evaluate(value, message))) {
+    while (isTruthy(await condition.evaluate(value, message, ctx))) {
       // Without a step the value never changes, so a true condition would hold forever.
       if (step === undefined) {
         throw StepFailure.nonRetryable(
@@ -47,7 +47,7 @@ function createLoop(type: string, config: LoopConfig): Loop {
         );
       }
       ctx.signal.throwIfAborted();
-      value = (await step.evaluate(value, message)) ?? null;
+      value = (await step.evaluate(value, message, ctx)) ?? null;
       iterations += 1;
       onStep?.(value, iterations);
     }

@@ -31,8 +31,8 @@ export const recipientListPlugin = definePlugin({
     }
     const select = compileExpression(expression);
     return {
-      async process(message) {
-        const names = await select.evaluate(message.payload, message);
+      async process(message, ctx) {
+        const names = await select.evaluate(message.payload, message, ctx);
         return sendTo(recipientsNamed(names, recipients), message.payload);
       },
     };

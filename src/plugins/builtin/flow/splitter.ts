@@ -22,8 +22,8 @@ export const splitterPlugin = definePlugin({
     if (config.expression === undefined) return { process: (message) => split(message.payload) };
     const expression = compileExpression(config.expression);
     return {
-      async process(message) {
-        return split(await expression.evaluate(message.payload, message));
+      async process(message, ctx) {
+        return split(await expression.evaluate(message.payload, message, ctx));
       },
     };
   },

@@ -1,13 +1,12 @@
 // LLM_CALL (optional plugin llm-call): one model call per message, under the server's input
 // and output filters, prompt budget and per-provider rate (SPEC Workflow-author safeguards):
 // a refused call fails as bad input and is not retried.
-import Handlebars from 'handlebars';
 import {
+  compileTemplate,
   definePlugin,
   describeFetchError,
   handlebarsTemplate,
   httpUrl,
-  messageOf,
   pluginSettings,
   positiveInt,
   StepFailure,
@@ -232,15 +231,8 @@ function payloadText(message: Message): string {
 
 /** A Handlebars template of the payload, with the message id as `@messageId`. */
 function templateOf(text: string): (message: Message) => string {
-  const template = Handlebars.compile(text, { noEscape: true, strict: false });
-  return (message) => {
-    try {
-      return template(message.payload, { data: { messageId: message.id } });
-    } catch (error) {
-      const reason = messageOf(error);
-      throw StepFailure.nonRetryable(`LLM_CALL template failed: ${reason}`, error);
-    }
-  };
+  const template = compileTemplate(text, 'LLM_CALL template');
+  return (message) => template.render(message.payload, { messageId: message.id });
 }
 
 /** The error text of a provider's error body (`{ error: { message } }` in both APIs). */

@@ -1,11 +1,11 @@
 // MCP_TOOL_CALL (optional plugin mcp-tool-call): calls a tool of a Streamable HTTP MCP server
 // once per message, under the server's allow-list and argument filters (SPEC Workflow-author
 // safeguards): a refused call fails as bad input and is not retried.
-import Handlebars from 'handlebars';
 import {
+  compileTemplate,
   definePlugin,
+  handlebarsProblem,
   httpUrl,
-  messageOf,
   pluginSettings,
   StepFailure,
   z,
@@ -39,6 +39,11 @@ const configSchema = z.looseObject({
   tool: z.string().min(1).describe('Tool name'),
   arguments: z
     .record(z.string(), z.unknown())
+    .superRefine((value, ctx) => {
+      for (const [path, problem] of templateProblems(value, [])) {
+        ctx.addIssue({ code: 'custom', path, message: problem });
+      }
+    })
     .optional()
     .describe(
       'Tool arguments; strings may hold Handlebars placeholders of the payload, and a string that is one placeholder keeps the value it names. Without it an object payload is the arguments',
@@ -182,34 +187,46 @@ function argumentsOf(
   return (message) => render(message.payload) as Record<string, unknown>;
 }
 
+/** Nesting of arguments looked into for templates; deeper members are sent as they are. */
+const MAX_ARGUMENT_DEPTH = 32;
+
+/** Each string of the arguments that holds `{{` and is not a template within the limits. */
+function templateProblems(
+  value: unknown,
+  path: (string | number)[],
+): [(string | number)[], string][] {
+  if (typeof value === 'string') {
+    const problem = value.includes('{{') ? handlebarsProblem(value) : undefined;
+    return problem === undefined ? [] : [[path, problem]];
+  }
+  if (typeof value !== 'object' || value === null || path.length >= MAX_ARGUMENT_DEPTH) return [];
+  return Object.entries(value).flatMap(([key, member]) =>
+    templateProblems(member, [...path, Array.isArray(value) ? Number(key) : key]),
+  );
+}
+
 type Renderer = (payload: unknown) => unknown;
 
 /** A string that is one placeholder and nothing else: `{{ n }}`, `{{ order.id }}`, `{{this}}`. */
 const SOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\}\}$/;
 
-function rendererOf(value: unknown): Renderer {
+function rendererOf(value: unknown, depth = 0): Renderer {
   if (typeof value === 'string') {
     if (!value.includes('{{')) return () => value;
     // A lone placeholder keeps the value's type (a number stays a number), as tools expect.
     const sole = SOLE_PLACEHOLDER.exec(value)?.[1];
     if (sole !== undefined) return (payload) => valueAt(payload, sole);
-    const template = Handlebars.compile(value, { noEscape: true, strict: false });
-    return (payload) => {
-      try {
-        return template(payload);
-      } catch (error) {
-        const reason = messageOf(error);
-        throw StepFailure.nonRetryable(`MCP_TOOL_CALL argument template failed: ${reason}`, error);
-      }
-    };
+    const template = compileTemplate(value, 'MCP_TOOL_CALL argument template');
+    return (payload) => template.render(payload);
   }
+  if (depth >= MAX_ARGUMENT_DEPTH) return () => value;
   if (Array.isArray(value)) {
-    const items = value.map(rendererOf);
+    const items = value.map((item) => rendererOf(item, depth + 1));
     return (payload) => items.map((render) => render(payload));
   }
   if (typeof value === 'object' && value !== null) {
     const members = Object.entries(value).map(
-      ([key, member]) => [key, rendererOf(member)] as const,
+      ([key, member]) => [key, rendererOf(member, depth + 1)] as const,
     );
     return (payload) => Object.fromEntries(members.map(([key, render]) => [key, render(payload)]));
   }

@@ -35,8 +35,8 @@ export const contentFilterPlugin = definePlugin({
     }
     const project = compileExpression(expression);
     return {
-      async process(message) {
-        return { payload: (await project.evaluate(keep(message.payload), message)) ?? null };
+      async process(message, ctx) {
+        return { payload: (await project.evaluate(keep(message.payload), message, ctx)) ?? null };
       },
     };
   },

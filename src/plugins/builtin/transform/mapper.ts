@@ -1,14 +1,12 @@
 // MAPPER: reshapes each payload by projection, template or script (CONTRACT section 2).
 // SCRIPT mode exists only in builds with the script-js optional plugin (SPEC Build-time choices).
-import Handlebars from 'handlebars';
 import {
   compileExpression,
+  compileTemplate,
   definePlugin,
   handlebarsTemplate,
   jsonataExpression,
-  messageOf,
   pluginSettings,
-  StepFailure,
   z,
 } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
@@ -97,24 +95,14 @@ export function createMapperPlugin(options: MapperOptions) {
 function project(text: string): MessageProcessor {
   const expression = compileExpression(text);
   return {
-    async process(message) {
-      return { payload: (await expression.evaluate(message.payload, message)) ?? null };
+    async process(message, ctx) {
+      return { payload: (await expression.evaluate(message.payload, message, ctx)) ?? null };
     },
   };
 }
 
 /** The rendered string is the new payload; the payload is the template's context. */
 function render(text: string): MessageProcessor {
-  const template = Handlebars.compile(text, { noEscape: true, strict: false });
-  return {
-    process(message) {
-      try {
-        return { payload: template(message.payload) };
-      } catch (error) {
-        // e.g. a missing helper: the same input fails again, so it is not retried.
-        const reason = messageOf(error);
-        throw StepFailure.nonRetryable(`Template failed: ${reason}`, error);
-      }
-    },
-  };
+  const template = compileTemplate(text, 'Template');
+  return { process: (message) => ({ payload: template.render(message.payload) }) };
 }
