@@ -2,6 +2,7 @@
 // and cron text, URLs, counts, and lists of names that become output ports.
 import { CronPattern } from 'croner';
 import Handlebars from 'handlebars';
+import jsonata from 'jsonata';
 import { z } from 'zod';
 import { errorText as messageOf } from './error-text.js';
 import { compiledJsonata, expressionLimitProblem } from './expressions.js';
@@ -11,31 +12,60 @@ import { templateLimitProblem } from './templates.js';
  * Remembers the syntax check of each text: a workflow often repeats an expression, and
  * validation runs on every save and start. Bounded so odd traffic cannot grow it forever.
  */
+class CheckMemo {
+  static readonly #limit = 10_000;
+  // Texts are the keys: their characters are bounded too, or long drafts would fill the heap.
+  static readonly #charLimit = 4_000_000;
+  readonly #results = new Map<string, string | undefined>();
+  #chars = 0;
+
+  has(text: string): boolean {
+    return this.#results.has(text);
+  }
+
+  get(text: string): string | undefined {
+    return this.#results.get(text);
+  }
+
+  /** Remembers `problem` for `text` and answers it. */
+  set(text: string, problem: string | undefined): string | undefined {
+    if (
+      this.#results.size >= CheckMemo.#limit ||
+      this.#chars + text.length > CheckMemo.#charLimit
+    ) {
+      this.#results.clear();
+      this.#chars = 0;
+    }
+    this.#results.set(text, problem);
+    this.#chars += text.length;
+    return problem;
+  }
+}
+
 function memoizeCheck(
   check: (text: string) => string | undefined,
 ): (text: string) => string | undefined {
-  const limit = 10_000;
-  // Texts are the keys: their characters are bounded too, or long drafts would fill the heap.
-  const charLimit = 4_000_000;
-  const results = new Map<string, string | undefined>();
-  let chars = 0;
-  return (text) => {
-    if (results.has(text)) return results.get(text);
-    if (results.size >= limit || chars + text.length > charLimit) {
-      results.clear();
-      chars = 0;
-    }
-    const problem = check(text);
-    results.set(text, problem);
-    chars += text.length;
-    return problem;
-  };
+  const memo = new CheckMemo();
+  return (text) => (memo.has(text) ? memo.get(text) : memo.set(text, check(text)));
 }
 
+const jsonataMemo = new CheckMemo();
+/** New expression texts met while checks are gathered (see `checkingExpressionsTogether`). */
+let gathering: Set<string> | undefined;
+
 /** Compiles without evaluating: syntax only, no data is touched. */
-export const jsonataProblem = memoizeCheck((text) => {
+export function jsonataProblem(text: string): string | undefined {
+  if (jsonataMemo.has(text)) return jsonataMemo.get(text);
   const limit = expressionLimitProblem(text);
-  if (limit !== undefined) return limit;
+  if (limit !== undefined) return jsonataMemo.set(text, limit);
+  if (gathering !== undefined) {
+    gathering.add(text);
+    return undefined;
+  }
+  return jsonataMemo.set(text, compileProblem(text));
+}
+
+function compileProblem(text: string): string | undefined {
   try {
     // Kept compiled for the runs of the workflow being validated.
     compiledJsonata(text);
@@ -47,7 +77,73 @@ export const jsonataProblem = memoizeCheck((text) => {
         : '';
     return `Invalid JSONata expression: ${messageOf(error)}${position}`;
   }
-});
+}
+
+/**
+ * Runs `check` (a validation) with the syntax checks of its new expressions made together:
+ * JSONata builds its parser afresh for every text it compiles, which is most of what checking
+ * a short expression costs, so the texts are parsed as one. When that shows them all sound,
+ * the answer of `check` stands; otherwise each is checked on its own and `check` runs again
+ * to report the problems. The runs of a workflow then compile each expression when first used.
+ */
+export function checkingExpressionsTogether<T>(check: () => T): T {
+  if (gathering !== undefined) return check();
+  const texts = new Set<string>();
+  gathering = texts;
+  let result: T;
+  try {
+    result = check();
+  } finally {
+    gathering = undefined;
+  }
+  if (texts.size === 0) return result;
+  const list = [...texts];
+  const problems = parseTogether(list) ? list.map(() => undefined) : list.map(compileProblem);
+  list.forEach((text, index) => jsonataMemo.set(text, problems[index]));
+  return problems.every((problem) => problem === undefined) ? result : check();
+}
+
+interface AstNode {
+  readonly type: string;
+  readonly value?: unknown;
+  readonly position?: number;
+  readonly expressions?: readonly AstNode[];
+}
+
+/**
+ * Whether every text parses on its own, judged from one parse of `[(t1),(t2),...]`. Each item
+ * must be a bare block of one expression starting where its text was put: a text that
+ * reached past its parentheses (an open string or comment, a stray bracket, a `;` that only a
+ * block allows) breaks that shape, and is then checked on its own.
+ */
+function parseTogether(texts: readonly string[]): boolean {
+  if (texts.length < 2) return false;
+  const starts: number[] = [];
+  let batch = '[';
+  for (const text of texts) {
+    if (starts.length > 0) batch += ',';
+    starts.push(batch.length);
+    batch += `(${text})`;
+  }
+  batch += ']';
+  let root: AstNode;
+  try {
+    root = jsonata(batch).ast();
+  } catch {
+    return false;
+  }
+  const items = root.type === 'unary' && root.value === '[' ? root.expressions : undefined;
+  return (
+    items?.length === texts.length &&
+    items.every(
+      (item, index) =>
+        item.type === 'block' &&
+        Object.keys(item).length === 3 &&
+        item.position === (starts[index] ?? 0) + 1 &&
+        item.expressions?.length === 1,
+    )
+  );
+}
 
 export const handlebarsProblem = memoizeCheck((text) => {
   // Measured first: parsing an oversized template is what would take the time.

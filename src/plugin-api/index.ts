@@ -30,6 +30,7 @@ export type { CompiledExpression } from './expressions.js';
 export { setEvaluationTimeLimit } from './evaluation-budget.js';
 export type { EvaluationScope } from './evaluation-budget.js';
 export {
+  checkingExpressionsTogether,
   configuredPorts,
   cronSchedule,
   handlebarsProblem,

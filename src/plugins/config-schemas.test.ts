@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseFields } from '../engine/index.js';
 import {
+  checkingExpressionsTogether,
   cronSchedule,
   handlebarsTemplate,
   httpUrl,
@@ -157,5 +158,37 @@ describe('MCP_TOOL_CALL arguments', () => {
       },
       { field: 'arguments.broken', message: expect.stringMatching(/^Invalid Handlebars template/) },
     ]);
+  });
+});
+
+describe('expressions checked together', () => {
+  const schema = z.array(jsonataExpression());
+  let round = 0;
+  /** Texts never seen before, so the memo of earlier checks does not answer for them. */
+  const fresh = (texts: readonly string[]) => {
+    round++;
+    return texts.map((text) => `${text} and ${round} = ${round}`);
+  };
+
+  it('answers like checking each on its own when all are sound', () => {
+    const texts = fresh(['a.b > 1', '$sum(items.price)', '"(" & \')\'', '/* ) */ x']);
+    expect(checkingExpressionsTogether(() => problems(schema, texts))).toEqual([]);
+  });
+
+  it.each([
+    ['a text that only a block allows', ['1; 2', 'x']],
+    ['texts that join through a comment', ['1 /*', '*/ 2']],
+    ['texts that join through a string', ['"a', 'b"']],
+    ['texts that trade brackets', ['a), (b', 'c']],
+    ['a text that continues its block', ['a).b.(c', 'd']],
+    ['a text that is only a comment', ['/* nothing */', 'x']],
+  ])('reports the same problems as one by one for %s', (_, texts) => {
+    // A leading comment makes each text new to the memo without changing what it means.
+    const marked = () => [...texts, 'ok'].map((text) => `/* ${++round} */ ${text}`);
+    const batch = marked();
+    const together = checkingExpressionsTogether(() => problems(schema, batch));
+    const alone = problems(schema, marked());
+    expect(together.map((error) => error.field)).toEqual(alone.map((error) => error.field));
+    expect(together.length).toBeGreaterThan(0);
   });
 });
