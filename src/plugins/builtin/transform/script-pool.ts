@@ -3,6 +3,7 @@
 // sandbox keeps the compiled script and its globals between messages. The limits are enforced
 // inside the worker; a worker that does not answer within its time limit and a grace, or one
 // that goes on after its run was stopped, is terminated and replaced.
+import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { StepFailure } from '../../../plugin-api/index.js';
 import type {
@@ -20,12 +21,16 @@ const GRACE_MS = 1000;
 /** The longest timer Node honours; a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-// From the sources (tests, tsx) the worker is the TypeScript file, which Node strips of its
-// types; from the build it is the compiled one beside this file.
-const WORKER_ENTRY = new URL(
-  import.meta.url.endsWith('.ts') ? './script-worker.ts' : './script-worker.js',
-  import.meta.url,
-);
+/**
+ * The worker's file. From the sources (tests, tsx) it is the TypeScript file, which Node strips
+ * of its types; from the build, the compiled one beside this file; in the native binary, the
+ * bundle of it with QuickJS that the binary carries, as it carries no node_modules.
+ */
+function workerEntry(): URL {
+  if (import.meta.url.endsWith('.ts')) return new URL('./script-worker.ts', import.meta.url);
+  const bundled = new URL('./script-worker.cjs', import.meta.url);
+  return existsSync(bundled) ? bundled : new URL('./script-worker.js', import.meta.url);
+}
 
 export interface ScriptPoolOptions {
   /** Worker threads at most; each starts when a script first needs it. */
@@ -78,6 +83,7 @@ interface Slot {
 export class ScriptPool {
   readonly #slots: Slot[];
   readonly #sandboxesPerWorker: number;
+  #entry: URL | undefined;
   #nextSandbox = 1;
   #started = 0;
   #closed = false;
@@ -196,7 +202,8 @@ export class ScriptPool {
   #startWorker(slot: Slot): void {
     const abort = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
     const setup: WorkerSetup = { abort, maxSandboxes: this.#sandboxesPerWorker };
-    const worker = new Worker(WORKER_ENTRY, { workerData: setup });
+    this.#entry ??= workerEntry();
+    const worker = new Worker(this.#entry, { workerData: setup });
     // A pool left open (a test, a tool) never keeps the process alive.
     worker.unref();
     this.#started++;

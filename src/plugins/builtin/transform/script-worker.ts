@@ -207,7 +207,6 @@ const port = parentPort;
 if (port === null) throw new Error('script-worker runs only as a worker thread');
 const setup = workerData as WorkerSetup;
 const abort = new Int32Array(setup.abort);
-const quickjs = await getQuickJS();
 /** In order of use, the least recent first. */
 const sandboxes = new Map<number, Sandbox>();
 
@@ -220,7 +219,7 @@ function drop(id: number): void {
   if (sandbox?.dispose() === false) damaged = true;
 }
 
-function answer(request: RunRequest): WorkerAnswer {
+function answer(quickjs: QuickJSWASMModule, request: RunRequest): WorkerAnswer {
   let sandbox = sandboxes.get(request.sandbox);
   try {
     if (sandbox !== undefined && sandbox.script !== request.script) {
@@ -254,13 +253,16 @@ function answer(request: RunRequest): WorkerAnswer {
   }
 }
 
-port.on('message', (request: WorkerRequest) => {
-  if (request.kind === 'drop') {
-    drop(request.sandbox);
-    // No run is under way: the pool sees the exit and starts another worker when needed.
-    if (damaged) process.exit(1);
-    return;
-  }
-  port.postMessage(answer(request));
+// No top-level await: the native binary carries this file bundled as CommonJS.
+void getQuickJS().then((quickjs) => {
+  port.on('message', (request: WorkerRequest) => {
+    if (request.kind === 'drop') {
+      drop(request.sandbox);
+      // No run is under way: the pool sees the exit and starts another worker when needed.
+      if (damaged) process.exit(1);
+      return;
+    }
+    port.postMessage(answer(quickjs, request));
+  });
+  port.postMessage({ kind: 'ready' } satisfies WorkerAnswer);
 });
-port.postMessage({ kind: 'ready' } satisfies WorkerAnswer);
