@@ -78,20 +78,19 @@ const relocate = {
     bundler.onLoad({ filter: /\.(c|m)?js$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
       const where = relative(root, args.path).split(sep).join('/');
-      if (where.startsWith('dist/') && text.includes('import.meta.url')) {
-        return {
-          contents: text.replaceAll('import.meta.url', `__svcUrl(${JSON.stringify(where)})`),
-          loader: 'js',
-        };
+      // An ES module of a dependency (QuickJS's) finds its files from import.meta.url too.
+      const ownUrl =
+        (where.startsWith('dist/') || where.endsWith('.mjs')) && text.includes('import.meta.url');
+      const ownDir = where.startsWith('node_modules/') && text.includes('__dirname');
+      if (!ownUrl && !ownDir) return undefined;
+      let contents = text;
+      if (ownUrl) {
+        contents = contents.replaceAll('import.meta.url', `__svcUrl(${JSON.stringify(where)})`);
       }
-      if (where.startsWith('node_modules/') && text.includes('__dirname')) {
-        const folder = dirname(where);
-        return {
-          contents: text.replaceAll('__dirname', `__svcDir(${JSON.stringify(folder)})`),
-          loader: 'js',
-        };
+      if (ownDir) {
+        contents = contents.replaceAll('__dirname', `__svcDir(${JSON.stringify(dirname(where))})`);
       }
-      return undefined;
+      return { contents, loader: 'js' };
     });
   },
 };
@@ -125,9 +124,35 @@ carry(join(root, 'package.json'));
 for (const dir of CARRIED_DIRS) {
   if (existsSync(join(root, dir))) carryDir(join(root, dir));
 }
-// MAPPER's SCRIPT mode loads the QuickJS engine from its WebAssembly file.
+// MAPPER's SCRIPT mode runs scripts on worker threads, each started from a file of its own:
+// the worker bundled with QuickJS into one CommonJS script, carried beside the compiled worker,
+// where the script pool looks for it first. QuickJS loads the engine from its WebAssembly file.
+const SCRIPT_WORKER = 'dist/plugins/builtin/transform/script-worker';
 if (buildInfo.plugins.includes('script-js')) {
   carryDir(join(root, 'node_modules/@jitl/quickjs-wasmfile-release-sync/dist'));
+  const workerScript = join(out, 'script-worker.cjs');
+  await build({
+    entryPoints: [join(root, `${SCRIPT_WORKER}.js`)],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node24',
+    outfile: workerScript,
+    // The unpacked folder's root is four folders above the carried worker.
+    banner: {
+      js: `
+function __svcDir(where) {
+  return require('node:path').join(__dirname, '../../../..', where);
+}
+function __svcUrl(where) {
+  return require('node:url').pathToFileURL(__svcDir(where)).href;
+}
+`,
+    },
+    plugins: [relocate],
+    logLevel: 'error',
+  });
+  carried.set(`${SCRIPT_WORKER}.cjs`, workerScript);
 }
 // The binary's own build information: that of the build, with its role.
 const nativeInfo = join(out, 'build-info.json');
@@ -207,8 +232,8 @@ execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: '
 const binary = join(out, 'workflow-service');
 copyFileSync(process.execPath, binary);
 await inject(binary, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SENTINEL });
-for (const leftover of ['carried.json', 'sea-config.json', 'sea-prep.blob'])
-  rmSync(join(out, leftover));
+for (const leftover of ['carried.json', 'sea-config.json', 'sea-prep.blob', 'script-worker.cjs'])
+  rmSync(join(out, leftover), { force: true });
 const megabytes = (statSync(binary).size / 1024 / 1024).toFixed(0);
 process.stdout.write(
   `Built the native binary ${relative(root, binary) || binary} (${megabytes} MB, role ${role})\n`,

@@ -400,6 +400,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ruleSupervisors.close();
     await fastify.close();
     await executions.stopAll('Server stopping');
+    await plugins.close();
     await controlPlane?.close();
     await journal.close(5_000);
     // Nothing left to write: the lease goes at once (a no-op after a graceful shutdown).

@@ -120,6 +120,9 @@ export async function createWorkerApp(options: WorkerAppOptions): Promise<Worker
     name,
     runtimes,
     client,
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await plugins.close();
+    },
   };
 }

@@ -42,6 +42,13 @@ function startBinary(
   });
 }
 
+/** Creates session `n` holding `workflows`. */
+function createSession(baseUrl: string, workflows: readonly object[]) {
+  return call(baseUrl, 'POST', '/api/sessions', {
+    body: { sessionId: 'n', name: 'native', initiator: 'tests', workflows },
+  });
+}
+
 describe.skipIf(!built)(
   `the native binary${built ? '' : ' (skipped: nothing is built; run npm run build first)'}`,
   () => {
@@ -86,28 +93,21 @@ describe.skipIf(!built)(
         expect(await page.text()).toContain('<div id="root">');
         expect((await fetch(`${server.baseUrl}/swagger-ui/`)).status).toBe(200);
         expect((await fetch(`${server.baseUrl}/v3/api-docs`)).status).toBe(200);
-        const created = await call(server.baseUrl, 'POST', '/api/sessions', {
-          body: {
-            sessionId: 'n',
-            name: 'native',
-            initiator: 'tests',
-            workflows: [
-              {
-                workflowId: 'double',
-                description: 'doubles a number',
-                nodes: [
-                  { nodeId: 'in', type: 'API_TRIGGER' },
-                  { nodeId: 'twice', type: 'MAPPER', config: { expression: '$ * 2' } },
-                  { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-                ],
-                edges: [
-                  { source: 'in', target: 'twice' },
-                  { source: 'twice', target: 'out' },
-                ],
-              },
+        const created = await createSession(server.baseUrl, [
+          {
+            workflowId: 'double',
+            description: 'doubles a number',
+            nodes: [
+              { nodeId: 'in', type: 'API_TRIGGER' },
+              { nodeId: 'twice', type: 'MAPPER', config: { expression: '$ * 2' } },
+              { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+            ],
+            edges: [
+              { source: 'in', target: 'twice' },
+              { source: 'twice', target: 'out' },
             ],
           },
-        });
+        ]);
         expect(created.status).toBe(201);
         const started = await call(server.baseUrl, 'POST', '/api/workflow/start', {
           body: { sessionId: 'n', workflowId: 'double', payload: 21 },
@@ -126,6 +126,63 @@ describe.skipIf(!built)(
         await server.stop();
       }
     });
+
+    it('runs MAPPER scripts on worker threads from the files it carries, in a build with script-js', async () => {
+      const scripted = join(out, 'script-build-info.json');
+      const info = JSON.parse(readFileSync(join(root, 'dist/build-info.json'), 'utf8')) as {
+        plugins: string[];
+      };
+      const plugins = [...new Set([...info.plugins, 'script-js'])];
+      writeFileSync(scripted, JSON.stringify({ ...info, plugins }));
+      const made = await buildNative(['--build-info', scripted, '--out', join(out, 's')]);
+      expect(made.code, made.output).toBe(0);
+      const server = await startBinary(join(out, 's', 'workflow-service'), [], {
+        SVC_SCRIPT_TIMEOUT_MS: '500',
+      });
+      try {
+        const scriptFlow = (workflowId: string, script: string) => ({
+          workflowId,
+          description: 'a script',
+          nodes: [
+            { nodeId: 'in', type: 'API_TRIGGER' },
+            { nodeId: 'map', type: 'MAPPER', config: { mode: 'SCRIPT', script } },
+            { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+          ],
+          edges: [
+            { source: 'in', target: 'map' },
+            { source: 'map', target: 'out' },
+          ],
+        });
+        const created = await createSession(server.baseUrl, [
+          scriptFlow('double', 'return payload * 2;'),
+          scriptFlow('endless', 'while (true) {}'),
+        ]);
+        expect(created.status, created.text).toBe(201);
+        const ended = async (workflowId: string) => {
+          const started = await call(server.baseUrl, 'POST', '/api/workflow/start', {
+            body: { sessionId: 'n', workflowId, payload: 21 },
+          });
+          const id = started.json.data.executionId as string;
+          const record = await eventually(
+            () => call(server.baseUrl, 'GET', `/api/executions/${id}`),
+            (answer) => !['QUEUED', 'RUNNING'].includes(answer.json.data.status as string),
+          );
+          const results = await call(server.baseUrl, 'GET', `/api/executions/${id}/results`);
+          return {
+            record: record.json.data as { status: string; nodes: { map: { error: unknown } } },
+            payloads: (results.json.data as { payload: unknown }[]).map((result) => result.payload),
+          };
+        };
+        expect((await ended('double')).payloads).toEqual([42]);
+        const endless = await ended('endless');
+        expect(endless.record.status).toBe('FAILED');
+        expect(endless.record.nodes.map.error).toContain(
+          'Script ran longer than svc.script.timeout-ms (500 ms)',
+        );
+      } finally {
+        await server.stop();
+      }
+    }, 120_000);
 
     it('is not built with the relational-database stores, nor in a worker role the build lacks', async () => {
       const relational = join(out, 'relational-build-info.json');

@@ -295,6 +295,18 @@ describe('values (CONTRACT 5)', () => {
       failureMessage(() => load(['--svc.logs.store.retention.default-period-minutes=0'])),
     ).toContain('expected an integer from 1 to 1440');
   });
+
+  it('bounds the script pool and the memory of a script sandbox', () => {
+    const { settings } = load([], { SVC_SCRIPT_WORKERS: '4', SVC_SCRIPT_MAX_MEMORY: '16MB' });
+    expect(settings['svc.script.workers']).toBe(4);
+    expect(settings['svc.script.max-memory']).toBe(16 * 1024 * 1024);
+    expect(failureMessage(() => load(['--svc.script.workers=0']))).toContain(
+      'expected an integer from 1 to 64',
+    );
+    expect(failureMessage(() => load(['--svc.script.max-memory=512KB']))).toContain(
+      'expected at least 1048576 bytes',
+    );
+  });
 });
 
 describe('lists of entries (SPEC Authentication, CONTRACT 5)', () => {

@@ -171,6 +171,8 @@ describe('profile defaults (SPEC Runtime profiles)', () => {
       'svc.workflow.cache-ttl': 600_000,
       'svc.script.timeout-ms': 10_000,
       'svc.script.max-statements': 50_000_000,
+      'svc.script.max-memory': 67_108_864,
+      'svc.script.workers': 2,
       'svc.mcp-client.max-argument-bytes': 65_536,
     };
     expect(dev).toMatchObject(expected);

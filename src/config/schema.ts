@@ -248,7 +248,17 @@ export const SETTINGS = {
   'svc.script.max-statements': setting(
     int({ min: 1 }),
     { default: 50_000_000 },
-    'Statement limit of one script run; scripts have no memory limit',
+    'Statement limit of one script run',
+  ),
+  'svc.script.max-memory': setting(
+    size({ min: 1_048_576 }),
+    { default: 67_108_864 },
+    'Memory limit of one script sandbox: the globals it keeps between messages and what one run allocates',
+  ),
+  'svc.script.workers': setting(
+    int({ min: 1, max: 64 }),
+    { default: 2 },
+    'Worker threads that run scripts, off the event loop; each starts when a script first needs it',
   ),
   'svc.llm.deny-input-patterns': setting(
     regexList(),

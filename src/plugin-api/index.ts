@@ -8,7 +8,7 @@ export { messageOf } from '../core/index.js';
 export { definePlugin } from './plugin-definition.js';
 export type { NodeFactory, NodeKind, PluginDefinition, PluginSetup } from './plugin-definition.js';
 export { pluginSettings } from './plugin-settings.js';
-export type { PluginSettings, SettingValues } from './plugin-settings.js';
+export type { PluginSettings, PluginSettingsOptions, SettingValues } from './plugin-settings.js';
 export type { Emit, Message, MessageHeaders, ProcessResult } from './message.js';
 export { StepFailure } from './step-failure.js';
 export type {

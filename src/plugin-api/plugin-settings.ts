@@ -15,13 +15,25 @@ export interface PluginSettings<Value> {
    * limiter, lives here.
    */
   readonly make: (values: Readonly<Partial<Settings>>) => Value;
+  /**
+   * Releases what `make` opened (worker threads, connections) when the server closes; called
+   * only for settings that were made.
+   */
+  readonly close?: (value: Value) => void | Promise<void>;
+}
+
+export interface PluginSettingsOptions<Value> {
+  /** Releases what `make` opened when the server closes. */
+  readonly close?: (value: Value) => void | Promise<void>;
 }
 
 /** Declares the settings a plugin reads, with the values of exactly those keys typed. */
 export function pluginSettings<const Keys extends readonly SettingKey[], Value>(
   keys: Keys,
   make: (values: SettingValues<Keys[number]>) => Value,
+  options: PluginSettingsOptions<Value> = {},
 ): PluginSettings<Value> {
   // The host passes the values of `keys`, so the narrower parameter holds at run time.
-  return { keys, make: make as (values: Readonly<Partial<Settings>>) => Value };
+  const made = { keys, make: make as (values: Readonly<Partial<Settings>>) => Value };
+  return options.close === undefined ? made : { ...made, close: options.close };
 }

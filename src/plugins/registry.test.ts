@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { definePlugin, z } from '../plugin-api/index.js';
+import { definePlugin, pluginSettings, z } from '../plugin-api/index.js';
 import { OPTIONAL_PLUGIN_NAMES, createPluginRegistry } from './create-plugin-registry.js';
 import { PluginRegistry } from './registry.js';
 
@@ -29,6 +29,31 @@ const needy = definePlugin({
 });
 
 describe('PluginRegistry', () => {
+  it('releases on close only the settings a node made, once each', async () => {
+    const closed: string[] = [];
+    const opening = (type: string) =>
+      definePlugin({
+        type,
+        kind: 'processor',
+        description: 'Opens something its nodes share.',
+        configSchema: z.looseObject({}),
+        outputPorts: () => ['out'],
+        settings: pluginSettings(['svc.script.workers'], () => ({ type }), {
+          close: (shared) => {
+            closed.push(shared.type);
+          },
+        }),
+        create: () => ({ process: (message) => ({ payload: message.payload }) }),
+      });
+    const registry = new PluginRegistry();
+    registry.register(opening('USED'), 'core');
+    registry.register(opening('UNUSED'), 'core');
+    registry.find('USED')?.createRuntime({}, { nodeId: 'a' });
+    registry.find('USED')?.createRuntime({}, { nodeId: 'b' });
+    await registry.close();
+    expect(closed).toEqual(['USED']);
+  });
+
   it('refuses a second registration of the same type', () => {
     const registry = new PluginRegistry();
     registry.register(echo, 'core');

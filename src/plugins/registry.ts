@@ -34,6 +34,8 @@ export interface PluginInfo {
 interface Entry {
   readonly plugin: RegisteredPlugin;
   readonly info: () => PluginInfo;
+  /** Releases the type's settings, if they were made. */
+  readonly close: () => Promise<void>;
 }
 
 /**
@@ -54,9 +56,15 @@ function fixedPorts<Config, S>(definition: PluginDefinition<Config, S>): readonl
   }
 }
 
-function once<T>(make: () => T): () => T {
-  let value: { readonly made: T } | undefined;
-  return () => (value ??= { made: make() }).made;
+interface Once<T> {
+  (): T;
+  /** The value, if it was made. */
+  readonly made: () => { readonly value: T } | undefined;
+}
+
+function once<T>(make: () => T): Once<T> {
+  let made: { readonly value: T } | undefined;
+  return Object.assign(() => (made ??= { value: make() }).value, { made: () => made });
 }
 
 function toEntry<Config, S>(
@@ -120,7 +128,11 @@ function toEntry<Config, S>(
     }),
     defaultTimeoutSeconds: definition.defaultTimeoutSeconds ?? null,
   }));
-  return { plugin, info };
+  const close = async () => {
+    const made = settings.made();
+    if (made !== undefined) await definition.settings?.close?.(made.value);
+  };
+  return { plugin, info, close };
 }
 
 export class PluginRegistry implements PluginCatalog {
@@ -182,6 +194,11 @@ export class PluginRegistry implements PluginCatalog {
 
   describe(type: string): PluginInfo | undefined {
     return this.#entries.get(type)?.info();
+  }
+
+  /** Releases what the types' settings opened (SCRIPT's worker threads): the server closes. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#entries.values()].map((entry) => entry.close()));
   }
 
   #assertOpen(type: string): void {

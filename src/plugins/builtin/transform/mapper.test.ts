@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../../config/index.js';
 import { createTestContext, message, processAll, setupOf } from '../../testing/index.js';
 import { createMapperPlugin } from './mapper.js';
+import type { ScriptPool } from './script-pool.js';
 
 function runtimeOf(config: unknown, scripts = false) {
   const plugin = createMapperPlugin({ scripts });
@@ -61,12 +62,17 @@ describe('MAPPER', () => {
 });
 
 describe('MAPPER mode SCRIPT (script-js)', () => {
+  const pools: ScriptPool[] = [];
+
+  afterEach(async () => {
+    await Promise.all(pools.splice(0).map((pool) => pool.close()));
+  });
+
   function scripted(script: string, limits: Partial<Settings> = {}) {
     const plugin = createMapperPlugin({ scripts: true });
-    return plugin.create!(
-      plugin.configSchema.parse({ mode: 'SCRIPT', script }),
-      setupOf(plugin, limits),
-    );
+    const setup = setupOf(plugin, limits);
+    pools.push(setup.settings.pool);
+    return plugin.create!(plugin.configSchema.parse({ mode: 'SCRIPT', script }), setup);
   }
 
   it('runs the script as the body of function (payload, message) and emits what it returns', async () => {

@@ -10,7 +10,9 @@ import {
   z,
 } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
+import { ScriptPool } from './script-pool.js';
 import { ScriptRunner, scriptProblem } from './script-runner.js';
+import type { ScriptSettings } from './script-runner.js';
 
 export const MAPPER_MODES = ['PROJECTION', 'TEMPLATE', 'SCRIPT'] as const;
 
@@ -70,11 +72,25 @@ export function createMapperPlugin(options: MapperOptions) {
           ctx.addIssue({ code: 'custom', path: ['script'], message: problem });
       }),
     outputPorts: () => ['out'],
-    // The limits of every script run (SPEC Workflow-author safeguards).
-    settings: pluginSettings(['svc.script.timeout-ms', 'svc.script.max-statements'], (values) => ({
-      timeoutMs: values['svc.script.timeout-ms'],
-      maxStatements: values['svc.script.max-statements'],
-    })),
+    // The limits of every script run (SPEC Workflow-author safeguards), and the worker threads
+    // the scripts of every SCRIPT node of the server share.
+    settings: pluginSettings(
+      [
+        'svc.script.timeout-ms',
+        'svc.script.max-statements',
+        'svc.script.max-memory',
+        'svc.script.workers',
+      ],
+      (values): ScriptSettings => ({
+        limits: {
+          timeoutMs: values['svc.script.timeout-ms'],
+          maxStatements: values['svc.script.max-statements'],
+          maxMemory: values['svc.script.max-memory'],
+        },
+        pool: new ScriptPool({ workers: values['svc.script.workers'] }),
+      }),
+      { close: (settings) => settings.pool.close() },
+    ),
     create: (config, setup) => {
       const text = config[KEY_OF_MODE[config.mode]];
       // Validation refuses a mode without its key; this guards direct use.
