@@ -79,7 +79,9 @@ describe('ScriptPool', () => {
     const delay = await worstTimerDelay(endless);
     await expect(endless).rejects.toThrow('Script ran longer than svc.script.timeout-ms (600 ms)');
     await expect(endless).rejects.toHaveProperty('retryable', false);
-    expect(delay).toBeLessThan(100);
+    // The loop never reaches the event loop; only the machine's own scheduling delays a timer,
+    // whereas a script on the event loop would hold it for the whole 600 ms.
+    expect(delay).toBeLessThan(300);
     expect(running.running).toBe(1);
   });
 
