@@ -12,7 +12,7 @@ import type {
 } from '../../plugin-api/index.js';
 import type { RecordedMessage } from '../checkpoints.js';
 import { END } from '../streams/channel.js';
-import { guardWork, handleMessage } from './attempts.js';
+import { guardWork, handleMessage, logPluginFailure } from './attempts.js';
 import type { AttemptParts } from './attempts.js';
 import { sourceMessageId } from './message-ids.js';
 import type { NodeGate } from './node-gate.js';
@@ -101,6 +101,10 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
     }
     outcome = task.pendingEnd ?? completion(task);
   } catch (error) {
+    // A plugin that could not be made or closed failed outside any message.
+    if (!(error instanceof NodeEnd) && task.pendingEnd === undefined) {
+      logPluginFailure(task, error, {});
+    }
     outcome =
       task.pendingEnd ??
       (error instanceof NodeEnd ? error : new NodeEnd('FAILURE', messageOf(error)));
@@ -262,6 +266,7 @@ async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Pr
   } catch (error) {
     if (error instanceof NodeEnd || task.pendingEnd !== undefined) throw error;
     const reason = messageOf(error);
+    logPluginFailure(task, error, { messagesOut: task.state.messagesOut });
     if (node.settings.onError === 'FAIL') throw new NodeEnd('FAILURE', reason);
     if (node.settings.onError === 'ERROR_PORT') {
       const id = sourceMessageId(run.lineage, node.key, index);
