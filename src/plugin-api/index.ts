@@ -11,6 +11,7 @@ export { pluginSettings } from './plugin-settings.js';
 export type { PluginSettings, SettingValues } from './plugin-settings.js';
 export type { Emit, Message, MessageHeaders, ProcessResult } from './message.js';
 export { StepFailure } from './step-failure.js';
+export { SIGNAL_WAITS_PER_NODE } from './node-context.js';
 export type {
   NodeContext,
   MeterTags,
@@ -38,3 +39,5 @@ export {
   requireOneOf,
 } from './config-schemas.js';
 export { describeFetchError } from './fetch-errors.js';
+export { compileMessageTemplate } from './templates.js';
+export type { MessageTemplate } from './templates.js';

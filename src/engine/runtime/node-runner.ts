@@ -14,6 +14,7 @@ import type { RecordedMessage } from '../checkpoints.js';
 import { END } from '../streams/channel.js';
 import { guardWork, handleMessage, logPluginFailure } from './attempts.js';
 import type { AttemptParts } from './attempts.js';
+import { InFlight } from './in-flight.js';
 import { sourceMessageId } from './message-ids.js';
 import type { NodeGate } from './node-gate.js';
 import { createNodeRuntime } from './node-runtime.js';
@@ -75,6 +76,7 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
       // The message loop is inline, not a call: one async frame per node instead of two
       // matters when thousands of runs are parked.
       const input = task.input;
+      const inFlight = concurrentWork(run, task, runtime);
       try {
         for (;;) {
           if (input === undefined) break;
@@ -93,8 +95,11 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
             if (!going) break;
             pending = pastGate(run, task, gate, runtime, next);
           }
-          if (pending !== undefined) await pending;
+          if (pending === undefined) continue;
+          if (inFlight === undefined) await pending;
+          else await inFlight.add(pending);
         }
+        await inFlight?.drain();
       } finally {
         await runtime.close?.();
       }
@@ -115,6 +120,25 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
   const marking = run.emitter.markEnd(task, outcome);
   if (marking !== undefined) await marking;
   run.lifecycle.finish(task, outcome);
+}
+
+/**
+ * The messages a plugin works on at once, when it allows more than one: the first failure
+ * among them ends the node at once, which ends the others' waits too.
+ */
+function concurrentWork(
+  run: RunParts,
+  task: NodeTask,
+  runtime: MessageProcessor,
+): InFlight | undefined {
+  const limit = runtime.concurrency ?? 1;
+  if (limit <= 1) return undefined;
+  return new InFlight(limit, (error) => {
+    run.lifecycle.markEnded(
+      task,
+      error instanceof NodeEnd ? error : new NodeEnd('FAILURE', messageOf(error)),
+    );
+  });
 }
 
 /**

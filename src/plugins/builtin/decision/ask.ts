@@ -2,12 +2,11 @@
 // the answer. The question is a pending approval (SPEC Events 9): it is listed with the
 // run's and the session's approvals and answered through the signal call, whose `payload`
 // (or else `comment`) is the answer. Rejecting it answers too, with `approved: false`.
-import Handlebars from 'handlebars';
 import {
+  compileMessageTemplate,
   definePlugin,
-  messageOf,
   requireOneOf,
-  StepFailure,
+  SIGNAL_WAITS_PER_NODE,
   z,
 } from '../../../plugin-api/index.js';
 
@@ -48,17 +47,13 @@ export const askPlugin = definePlugin({
   defaultTimeoutSeconds: DEFAULT_WAIT_SECONDS,
   create: (config) => {
     const text = config.question ?? config.prompt ?? '';
-    const render = Handlebars.compile(text, { noEscape: true, strict: false });
+    const render = compileMessageTemplate(text, 'ASK question');
     const timeoutMs = (config.timeoutSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
     return {
+      // Every message asks its own question, answered in any order (SPEC Events 9).
+      concurrency: SIGNAL_WAITS_PER_NODE,
       async process(message, ctx) {
-        let question: string;
-        try {
-          question = render(message.payload, { data: { messageId: message.id } });
-        } catch (error) {
-          const reason = messageOf(error);
-          throw StepFailure.nonRetryable(`ASK question template failed: ${reason}`, error);
-        }
+        const question = render(message.payload, message.id);
         const answer = await ctx.awaitSignal({
           messageId: message.id,
           payload: message.payload,
