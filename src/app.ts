@@ -434,7 +434,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       return workers === undefined ? http : { ...http, workers };
     },
     async shutdown() {
-      await executions.shutdown(settings['svc.execution.shutdown-timeout']);
+      await executions.shutdown(settings['svc.execution.shutdown-timeout'], loggers.app);
       await close();
     },
     close,

@@ -38,7 +38,7 @@ import { NODE_CONTROLS, controlRun } from './run-controls.js';
 import type { NodeAction, RunAction } from './run-controls.js';
 import type { RestartMode } from './restarts.js';
 import { fence, shutdown } from './shutdown.js';
-import type { ShutdownParts } from './shutdown.js';
+import type { ShutdownLogger, ShutdownParts } from './shutdown.js';
 
 export interface ExecutionManagerDeps {
   readonly store: SessionStore;
@@ -376,8 +376,8 @@ export class ExecutionManager {
   }
 
   /** SPEC graceful shutdown; see `shutdown` in shutdown.ts for its four steps. */
-  shutdown(graceMs: number, flushMs = 5_000): Promise<void> {
-    return shutdown(this.#ending, graceMs, flushMs);
+  shutdown(graceMs: number, logger?: ShutdownLogger, flushMs = 5_000): Promise<void> {
+    return shutdown(this.#ending, graceMs, flushMs, logger);
   }
 
   /** Fencing (high availability): this server lost the leader lease; see shutdown.ts. */
