@@ -124,7 +124,8 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
 
 /**
  * The messages a plugin works on at once, when it allows more than one: the first failure
- * among them ends the node at once, which ends the others' waits too.
+ * among them ends the node at once, which ends the others' waits too; a plugin that ignores
+ * its signal cannot hold the node.
  */
 function concurrentWork(
   run: RunParts,
@@ -134,7 +135,7 @@ function concurrentWork(
   const limit = runtime.concurrency ?? 1;
   if (limit <= 1) return undefined;
   return new InFlight(limit, (error) => {
-    run.lifecycle.markEnded(
+    run.lifecycle.endFromOutside(
       task,
       error instanceof NodeEnd ? error : new NodeEnd('FAILURE', messageOf(error)),
     );
