@@ -52,6 +52,7 @@ import {
   MemorySessionMemory,
   PostgresDatabase,
   PostgresExecutionLog,
+  PostgresIdempotencyStore,
   PostgresSessionMemory,
   createCheckpointStore,
   createSessionStore,
@@ -241,6 +242,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       maxKeys: settings['svc.start.idempotency-max-keys'],
       ttlMs: settings['svc.start.idempotency-ttl'],
     },
+    // Keys go with the run history: in the database with the relational execution log, so
+    // that a start retried at a new leader of a pair finds the key the old leader bound.
+    ...(settings['svc.execution-log.store-type'] === 'postgres'
+      ? { idempotencyStore: new PostgresIdempotencyStore(relational(database)) }
+      : {}),
     resolveConfig: createConfigResolver({ env: options.env ?? process.env, settings }),
     store,
     catalog: plugins,
@@ -262,6 +268,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { fastify, routes } = await createHttpServer({
     requestsPerMinute: settings['svc.rate-limit.requests-per-minute'],
     accessLog: settings['svc.logging.access-log'],
+    // A standby takes over within a renew interval of a graceful stop of its leader.
+    retryAfterSeconds: Math.max(1, Math.ceil(settings['svc.ha.renew-interval'] / 1000)),
     access: {
       keys,
       allowedHosts: settings['svc.allowed-hosts'],
@@ -435,7 +443,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       return workers === undefined ? http : { ...http, workers };
     },
     async shutdown() {
-      await executions.shutdown(settings['svc.execution.shutdown-timeout']);
+      await executions.shutdown(settings['svc.execution.shutdown-timeout'], loggers.app);
       await close();
     },
     close,

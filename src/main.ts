@@ -15,6 +15,13 @@ import { isAppError, messageOf } from './core/index.js';
  */
 const EXIT_FENCED = 75;
 
+/**
+ * The HTTP address cannot be bound (in use, not allowed, not this machine's): EX_UNAVAILABLE,
+ * apart from 1 (settings refused), so a script or supervisor can tell a taken port from a
+ * wrong setting.
+ */
+const EXIT_CANNOT_LISTEN = 69;
+
 /** A stop under way (a signal, or lost leadership): a second one changes nothing. */
 let stopping = false;
 
@@ -69,7 +76,15 @@ async function main(): Promise<void> {
   });
   made.app = app;
   for (const warning of warnings) app.loggers.app.warn(warning);
-  const bound = await app.listen();
+  let bound: Awaited<ReturnType<App['listen']>>;
+  try {
+    bound = await app.listen();
+  } catch (error) {
+    const refusal = listenRefusal(error, address, settings['svc.server.port']);
+    if (refusal === undefined) throw error;
+    await exitCannotListen(app, refusal);
+    return;
+  }
   app.loggers.app.info(
     { address: bound.address, port: bound.port, profile },
     `Listening on http://${bound.address}:${bound.port}`,
@@ -79,6 +94,34 @@ async function main(): Promise<void> {
     app.loggers.app.info({ address: host, port }, `Accepting workers on ${host}:${port}`);
   }
   stopOnSignals(app);
+}
+
+/**
+ * One line for the usual reasons an address cannot be bound; undefined for anything else,
+ * whose stack may help. Node's `listen` errors carry the code, and its message is not meant for
+ * operators (`listen EADDRINUSE: address already in use 127.0.0.1:8080`).
+ */
+function listenRefusal(error: unknown, address: string, port: number): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  const where = `${address}:${port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `${where} is already in use: stop what listens there, or set another port (svc.server.port, SVC_SERVER_PORT)`;
+    case 'EACCES':
+      return `no permission to listen on ${where}: set a port above 1023 (svc.server.port, SVC_SERVER_PORT)`;
+    case 'EADDRNOTAVAIL':
+      return `${address} is not an address of this machine (svc.server.address, SVC_SERVER_ADDRESS)`;
+    default:
+      return undefined;
+  }
+}
+
+/** Closes what the app opened (a database pool, a workers port), at most for 5 s, and exits. */
+async function exitCannotListen(app: App, refusal: string): Promise<never> {
+  process.stderr.write(`Start-up failed: ${refusal}\n`);
+  setTimeout(() => process.exit(EXIT_CANNOT_LISTEN), 5_000).unref();
+  await app.close().catch(() => undefined);
+  process.exit(EXIT_CANNOT_LISTEN);
 }
 
 /**
@@ -129,9 +172,12 @@ function stopOnSignals(app: App): void {
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
-    app.loggers.app.info({ signal }, 'Stopping');
+    app.loggers.app.info({ signal }, `Stopping on ${signal}`);
     app.shutdown().then(
-      () => process.exit(0),
+      () => {
+        app.loggers.app.info({}, 'Stopped');
+        process.exit(0);
+      },
       (error: unknown) => {
         app.loggers.app.error({ err: error }, 'Stopping failed');
         process.exit(1);

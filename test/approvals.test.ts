@@ -17,7 +17,10 @@ const approvalFlow = (timeoutSeconds?: number) => ({
     {
       nodeId: 'ask',
       type: 'WAIT_FOR_SIGNAL',
-      config: { prompt: 'Ship it?', ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }) },
+      config: {
+        prompt: 'Ship {{item}}?',
+        ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+      },
     },
     { nodeId: 'yes', type: 'NOTIFY_TERMINAL' },
     { nodeId: 'no', type: 'NOTIFY_TERMINAL' },
@@ -48,39 +51,52 @@ describe('WAIT_FOR_SIGNAL and approvals (SPEC Events 9, CONTRACT 4)', () => {
     await server.close();
   });
 
-  it('waits per message, lists pending approvals, and routes approved and rejected answers to their ports', async () => {
+  it('lists every message a node holds as a pending approval, with the prompt rendered over each, and routes answers given in any order to their ports', async () => {
     const start = await server.call('POST', '/api/workflow/start', {
       body: { sessionId: 's', workflowId: 'approve', payload: [{ item: 'a' }, { item: 'b' }] },
     });
     const id = start.json.data.executionId as string;
-    // The node answers one message at a time; the next waits behind it.
+    // Both messages wait at once, not only the oldest: each is an approval of its own.
     const pending = await eventually(
       () => server.call('GET', `/api/executions/${id}/approvals`),
-      (answer) => answer.json.data.length === 1,
+      (answer) => answer.json.data.length === 2,
     );
-    expect(pending.json.data[0]).toMatchObject({
-      executionId: id,
-      nodeId: 'ask',
-      prompt: 'Ship it?',
-      payload: { item: 'a' },
-    });
+    expect(pending.json.data).toEqual([
+      expect.objectContaining({
+        executionId: id,
+        sessionId: 's',
+        workflowId: 'approve',
+        nodeId: 'ask',
+        prompt: 'Ship a?',
+        payload: { item: 'a' },
+      }),
+      expect.objectContaining({ nodeId: 'ask', prompt: 'Ship b?', payload: { item: 'b' } }),
+    ]);
+    const [first, second] = pending.json.data.map(
+      (approval: { messageId: string }) => approval.messageId,
+    ) as [string, string];
+    expect(first).not.toBe(second);
     expect((await record(id)).json.data.nodes.ask.status).toBe('WAITING');
     const bySession = await server.call('GET', '/api/sessions/s/approvals');
     expect(
-      bySession.json.data.map((approval: { executionId: string }) => approval.executionId),
-    ).toContain(id);
+      bySession.json.data
+        .filter((approval: { executionId: string }) => approval.executionId === id)
+        .map((approval: { prompt: string }) => approval.prompt),
+    ).toEqual(['Ship a?', 'Ship b?']);
 
-    const first = pending.json.data[0].messageId as string;
+    // The newer message is answered first; the older one still waits.
     const approved = await server.call('POST', `/api/executions/${id}/nodes/ask/signal`, {
-      body: { approved: true, messageId: first, comment: 'fine' },
+      body: { approved: true, messageId: second, comment: 'fine' },
     });
     expect(approved.status).toBe(200);
-    await eventually(
+    const left = await eventually(
       () => server.call('GET', `/api/executions/${id}/approvals`),
-      (answer) => answer.json.data.length === 1 && answer.json.data[0].messageId !== first,
+      (answer) => answer.json.data.length === 1,
     );
+    expect(left.json.data[0].messageId).toBe(first);
     const rejected = await server.call('POST', `/api/executions/${id}/nodes/ask/signal`, {
-      body: { approved: false, payload: { item: 'b', reason: 'too risky' } },
+      // Without a messageId the oldest waiting message is answered.
+      body: { approved: false, payload: { item: 'a', reason: 'too risky' } },
     });
     expect(rejected.status).toBe(200);
     await eventually(
@@ -91,12 +107,29 @@ describe('WAIT_FOR_SIGNAL and approvals (SPEC Events 9, CONTRACT 4)', () => {
     const byNode = Object.fromEntries(
       results.json.data.map((r: { nodeId: string; payload: unknown }) => [r.nodeId, r.payload]),
     );
-    expect(byNode).toEqual({ yes: { item: 'a' }, no: { item: 'b', reason: 'too risky' } });
+    expect(byNode).toEqual({ yes: { item: 'b' }, no: { item: 'a', reason: 'too risky' } });
     expect((await server.call('GET', `/api/executions/${id}/approvals`)).json.data).toEqual([]);
     const audit = await server.call('GET', `/api/control/audit?executionId=${id}`);
     expect(audit.json.data.map((entry: { command: string }) => entry.command)).toEqual([
       'SIGNAL',
       'SIGNAL',
+    ]);
+  });
+
+  it('refuses a WAIT_FOR_SIGNAL prompt that is not a valid Handlebars template when the workflow is saved', async () => {
+    const { workflowId, ...draft } = approvalFlow();
+    const nodes = draft.nodes.map((node) =>
+      node.nodeId === 'ask' ? { ...node, config: { prompt: 'Ship {{#if item}}?' } } : node,
+    );
+    const saved = await server.call('PUT', `/api/sessions/s/workflows/${workflowId}-broken`, {
+      body: { ...draft, nodes },
+    });
+    expect(saved.status).toBe(400);
+    expect(saved.json.errors).toEqual([
+      {
+        field: 'nodes[1].config.prompt',
+        message: expect.stringMatching(/^Invalid Handlebars template: /),
+      },
     ]);
   });
 
@@ -187,17 +220,13 @@ describe('Recorded approvals (SPEC Events 9)', () => {
       });
       id = start.json.data.executionId as string;
       const pendingOf = () => server.call('GET', `/api/executions/${id}/approvals`);
-      const first = await eventually(pendingOf, (answer) => answer.json.data.length === 1);
-      answered = first.json.data[0].messageId as string;
+      const both = await eventually(pendingOf, (answer) => answer.json.data.length === 2);
+      answered = both.json.data[0].messageId as string;
+      timedOut = both.json.data[1].messageId as string;
       const signalled = await server.call('POST', `/api/executions/${id}/nodes/ask/signal`, {
         body: { approved: true, messageId: answered, comment: 'fine' },
       });
       expect(signalled.status).toBe(200);
-      const second = await eventually(
-        pendingOf,
-        (answer) => answer.json.data.length === 1 && answer.json.data[0].messageId !== answered,
-      );
-      timedOut = second.json.data[0].messageId as string;
       // Nobody answers the second message: its wait ends after timeoutSeconds.
       const done = await eventually(
         () => server.call('GET', `/api/executions/${id}`),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { HttpAnswer, TestServer } from './support/server.js';
 import { endOf, eventually } from './support/wait.js';
+import { failingWorkflow } from './support/workflows.js';
 
 const mapperFlow = {
   workflowId: 'double',
@@ -307,28 +308,15 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
   });
 
   it('ends a run FAILED when a node fails: the node FAILURE, the nodes behind it UPSTREAM_FAILED', async () => {
-    await server.call('PUT', '/api/sessions/run/workflows/broken', {
-      body: {
-        description: 'fails on purpose',
-        nodes: [
-          { nodeId: 'in', type: 'MANUAL' },
-          { nodeId: 'boom', type: 'MAPPER', config: { expression: '$error("boom")' } },
-          { nodeId: 'after', type: 'MAPPER', config: { expression: '$' } },
-          { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
-        ],
-        edges: [
-          { source: 'in', target: 'boom' },
-          { source: 'boom', target: 'after' },
-          { source: 'after', target: 'out' },
-        ],
-      },
-    });
+    const { workflowId, ...definition } = failingWorkflow('broken', 'boom');
+    await server.call('PUT', `/api/sessions/run/workflows/${workflowId}`, { body: definition });
     const start = await server.call('POST', '/api/workflow/start', {
       body: { sessionId: 'run', workflowId: 'broken' },
     });
     const record = await endOf(server, start.json.data.executionId);
     expect(record.status).toBe('FAILED');
-    expect(record.error).toContain('out');
+    // The root cause, not the terminal that ended UPSTREAM_FAILED behind it.
+    expect(record.error).toBe(`Node 'boom' ended FAILURE: ${record.nodes.boom.error}`);
     expect(record.nodes.boom.status).toBe('FAILURE');
     expect(record.nodes.boom.error).toContain('boom');
     expect(record.nodes.after.status).toBe('UPSTREAM_FAILED');

@@ -146,9 +146,13 @@ describe.skipIf(unavailable !== undefined)(`a leader and a standby on one schema
   }
 
   /** Starts the approval run on `server` and waits until it asks. */
-  async function waitingRun(server: TestServer): Promise<string> {
+  async function waitingRun(
+    server: TestServer,
+    headers: Record<string, string> = {},
+  ): Promise<string> {
     const started = await server.call('POST', '/api/workflow/start', {
       body: { sessionId: 's', workflowId: 'approval' },
+      headers,
     });
     expect(started.status).toBe(202);
     const id = started.json.data.executionId as string;
@@ -319,6 +323,88 @@ describe.skipIf(unavailable !== undefined)(`a leader and a standby on one schema
     );
     expect(finished).toMatchObject({ status: 'COMPLETED', resumedFrom: id });
     expect(finished.nodes.in).toMatchObject({ messagesIn: 0, messagesOut: 1 });
+  });
+
+  it('answers a start retried at the new leader with the same Idempotency-Key with the run the old leader started, starting nothing twice (SPEC Errors: Idempotency-Key)', async () => {
+    const { leader, standby } = await pair({ argv: ['--svc.execution.shutdown-timeout=100'] });
+    await defineApproval(leader);
+    const key = { 'idempotency-key': 'order-42' };
+    const id = await waitingRun(leader, key);
+    // The same key at the same leader: the same run.
+    const repeated = await leader.call('POST', '/api/workflow/start', {
+      body: { sessionId: 's', workflowId: 'approval' },
+      headers: key,
+    });
+    expect(repeated.json.data.executionId).toBe(id);
+
+    await leader.app.shutdown();
+    await eventually(
+      () => leads(standby),
+      (leading) => leading,
+    );
+    // The client retries at the server that leads now: the key lives in the shared database.
+    const retried = await standby.call('POST', '/api/workflow/start', {
+      body: { sessionId: 's', workflowId: 'approval' },
+      headers: key,
+    });
+    expect(retried.status).toBe(202);
+    expect(retried.json.data).toEqual({ executionId: id, status: 'ABORTED' });
+    const history = await standby.call('GET', '/api/workflow/s/history?workflowId=approval');
+    expect(
+      history.json.data.map((execution: { executionId: string }) => execution.executionId),
+    ).toEqual([id]);
+    // Another key is another start.
+    const other = await standby.call('POST', '/api/workflow/start', {
+      body: { sessionId: 's', workflowId: 'approval' },
+      headers: { 'idempotency-key': 'order-43' },
+    });
+    expect(other.status).toBe(202);
+    expect(other.json.data.executionId).not.toBe(id);
+  });
+
+  it('answers on a standby 503 with Retry-After, in the SPEC envelope, to every list that needs the leader: search, history, audit and pending approvals, not an empty list', async () => {
+    const { leader, standby } = await pair();
+    await defineApproval(leader);
+    const id = await waitingRun(leader);
+    await leader.call('POST', `/api/executions/${id}/pause`);
+    for (const path of [
+      '/api/executions',
+      '/api/executions?sessionId=s',
+      '/api/workflow/s/history',
+      '/api/control/audit',
+      '/api/sessions/s/approvals',
+    ]) {
+      const onLeader = await leader.call('GET', path);
+      expect(onLeader.status, path).toBe(200);
+      expect((onLeader.json.data.items ?? onLeader.json.data).length, path).toBeGreaterThan(0);
+      const onStandby = await standby.call('GET', path);
+      expect(onStandby.status, path).toBe(503);
+      expect(onStandby.json, path).toMatchObject({
+        status: 503,
+        error: 'Service Unavailable',
+        path: path.split('?')[0],
+        message: expect.stringMatching(/standby/),
+      });
+      // svc.ha.renew-interval is 100 ms here: a second, rounded up.
+      expect(onStandby.headers.get('retry-after'), path).toBe('1');
+    }
+    // Every other 503 of a standby says when to try again too.
+    const start = await standby.call('POST', '/api/workflow/start', {
+      body: { sessionId: 's', workflowId: 'approval' },
+    });
+    expect(start.status).toBe(503);
+    expect(start.headers.get('retry-after')).toBe('1');
+    const read = await standby.call('GET', `/api/executions/${id}`);
+    expect(read.status).toBe(503);
+    expect(read.headers.get('retry-after')).toBe('1');
+
+    const mcp = await connectMcp(standby.baseUrl);
+    cleanups.push(() => mcp.close());
+    const history = await mcp.call('get_workflow_history', { sessionId: 's' });
+    expect(history.isError).toBe(true);
+    expect(history.text).toMatch(/^503 .*standby/);
+    const approvals = await mcp.call('list_pending_approvals', { sessionId: 's' });
+    expect(approvals.text).toMatch(/^503 /);
   });
 
   it('stops leading at once when another server takes its lease: no more starts, its streams end, its runs stop without an end in the shared log (fencing)', async () => {

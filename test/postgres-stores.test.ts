@@ -19,11 +19,13 @@ import {
   describeExecutionLogStoreConformance,
   runStarted,
 } from '../src/stores/execution-log/execution-log-store.conformance.js';
+import { describeIdempotencyStoreConformance } from '../src/stores/idempotency/idempotency-store.conformance.js';
 import {
   MIGRATIONS,
   PostgresCheckpointStore,
   PostgresDatabase,
   PostgresExecutionLog,
+  PostgresIdempotencyStore,
   PostgresSessionStore,
   SCHEMA_VERSION,
 } from '../src/stores/index.js';
@@ -91,6 +93,18 @@ describe.skipIf(unavailable !== undefined)(
               [executionId],
             );
           }),
+        cleanup: () => Promise.resolve(),
+      };
+    });
+
+    describeIdempotencyStoreConformance('postgres', async () => {
+      await schema.truncate('idempotency_keys');
+      return {
+        // Two servers of a pair: each has a store of its own on the one table.
+        store: new PostgresIdempotencyStore(schema.db),
+        other: new PostgresIdempotencyStore(schema.db),
+        // Windows are the database's clock: real time has to pass.
+        pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         cleanup: () => Promise.resolve(),
       };
     });

@@ -7,6 +7,7 @@ import { chromiumPath, chromiumUnavailable, launchChromium } from './support/bro
 import type { TestBrowser } from './support/browser.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
+import { failingWorkflow } from './support/workflows.js';
 
 const executable = chromiumPath();
 const unavailable = chromiumUnavailable(executable);
@@ -28,6 +29,8 @@ const hello = {
   ],
 };
 
+const broken = failingWorkflow('broken', 'boom-ui', 'API_TRIGGER');
+
 /** The one console error expected: the first read, made before the key is entered. */
 const KEYLESS_READ = /Failed to load resource: the server responded with a status of 401/;
 
@@ -43,7 +46,7 @@ describe.skipIf(unavailable !== undefined)(
       server = await startTestServer({ env: { SVC_API_KEY: KEY } });
       const created = await server.call('POST', '/api/sessions', {
         headers: ADMIN,
-        body: { sessionId: 'demo', name: 'Demo', initiator: 'ops', workflows: [hello] },
+        body: { sessionId: 'demo', name: 'Demo', initiator: 'ops', workflows: [hello, broken] },
       });
       expect(created.status).toBe(201);
       browser = await launchChromium(executable ?? 'chromium');
@@ -107,6 +110,23 @@ describe.skipIf(unavailable !== undefined)(
       await page.getByLabel('Priority').fill('1.5');
       await page.getByRole('button', { name: 'Start' }).click();
       await page.getByRole('alert').filter({ hasText: 'Priority must be an integer' }).waitFor();
+    });
+
+    it('shows the node that failed first and its error at the top of a failed run', async () => {
+      const start = await server.call('POST', '/api/workflow/start', {
+        headers: ADMIN,
+        body: { sessionId: 'demo', workflowId: 'broken' },
+      });
+      expect(start.status).toBe(202);
+      await page.goto(`${server.baseUrl}/executions/${String(start.json.data.executionId)}`);
+      await page.getByLabel('Execution status').filter({ hasText: 'FAILED' }).waitFor();
+      const cause = page.getByRole('alert', { name: 'Why the run failed' });
+      await cause.filter({ hasText: 'Node boom ended FAILURE' }).waitFor();
+      expect(await cause.textContent()).toContain('boom-ui');
+      // It stands above the summary, not below the nodes that ended UPSTREAM_FAILED.
+      const region = page.getByRole('region', { name: /^Execution / });
+      const first = await region.locator('h2 + *').getAttribute('aria-label');
+      expect(first).toBe('Why the run failed');
     });
 
     it('has the browser enforce the page policy: an inline script is refused', async () => {

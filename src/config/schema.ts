@@ -456,7 +456,7 @@ export const SETTINGS = {
   'svc.start.idempotency-max-keys': setting(
     int({ min: 1 }),
     { default: 100_000 },
-    'Idempotency keys of starts remembered at once',
+    'Idempotency keys of starts remembered at once in memory; with `svc.execution-log.store-type=postgres` the keys live in the database, every key of the window',
   ),
   'svc.start.idempotency-ttl': setting(
     duration(),

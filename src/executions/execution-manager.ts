@@ -17,6 +17,8 @@ import type {
 } from '../engine/index.js';
 import type { Meters, Tracer } from '../observability/index.js';
 import type { SessionMemory } from '../plugin-api/index.js';
+import { MemoryIdempotencyStore } from '../stores/index.js';
+import type { IdempotencyStore } from '../stores/index.js';
 import { LIMITS_OFF, REFUSAL_MESSAGES } from './admission.js';
 import type { AdmissionLimits, RefusalReason } from './admission.js';
 import { AdmissionQueue } from './admission-queue.js';
@@ -38,7 +40,7 @@ import { NODE_CONTROLS, controlRun } from './run-controls.js';
 import type { NodeAction, RunAction } from './run-controls.js';
 import type { RestartMode } from './restarts.js';
 import { fence, shutdown } from './shutdown.js';
-import type { ShutdownParts } from './shutdown.js';
+import type { ShutdownLogger, ShutdownParts } from './shutdown.js';
 
 export interface ExecutionManagerDeps {
   readonly store: SessionStore;
@@ -67,6 +69,11 @@ export interface ExecutionManagerDeps {
   readonly queueCapacityPerWorkflow?: number;
   /** SPEC `svc.start.idempotency-*`. */
   readonly idempotency?: { readonly maxKeys: number; readonly ttlMs: number };
+  /**
+   * Where idempotency keys are bound: the database with the relational stores, shared by the
+   * servers of a pair; absent, this process's memory, bounded by `idempotency.maxKeys`.
+   */
+  readonly idempotencyStore?: IdempotencyStore;
   /** Where run and node events go (event streams, supervisors). */
   readonly events?: ExecutionEventSink;
   /** Where runs record what their nodes emit (SPEC Checkpoint); nothing is recorded without. */
@@ -99,7 +106,7 @@ export class ExecutionManager {
   readonly #runs: LiveRuns;
   readonly #restarts: Restarts;
   readonly #approvals: Approvals;
-  readonly #idempotency: IdempotencyKeys<StartAnswer>;
+  readonly #idempotency: IdempotencyKeys;
   readonly #ending: ShutdownParts;
 
   constructor(deps: ExecutionManagerDeps) {
@@ -171,9 +178,9 @@ export class ExecutionManager {
       },
     });
     this.#idempotency = new IdempotencyKeys(
-      deps.idempotency?.maxKeys ?? 100_000,
+      deps.idempotencyStore ??
+        new MemoryIdempotencyStore(deps.idempotency?.maxKeys ?? 100_000, () => clock.now()),
       deps.idempotency?.ttlMs ?? 600_000,
-      () => clock.now(),
     );
     this.#ending = {
       queue: this.#queue,
@@ -196,10 +203,12 @@ export class ExecutionManager {
     const reach = options.reach ?? null;
     if (key === undefined) return this.#startNew(request, reach);
     return this.#idempotency
-      .once(key, () => this.#startNew(request, reach))
-      .then((first) => ({
-        executionId: first.executionId,
-        status: this.#deps.registry.get(first.executionId)?.status ?? first.status,
+      .once(key, this.#deps.ids, (executionId) => this.#startNew(request, reach, executionId))
+      .then((executionId) => ({
+        executionId,
+        // Unknown here: its start was bound by a server that stopped before it recorded the
+        // start, or it left the history since; either way it is not running.
+        status: this.#deps.registry.get(executionId)?.status ?? 'ABORTED',
       }));
   }
 
@@ -376,13 +385,21 @@ export class ExecutionManager {
   }
 
   /** SPEC graceful shutdown; see `shutdown` in shutdown.ts for its four steps. */
-  shutdown(graceMs: number, flushMs = 5_000): Promise<void> {
-    return shutdown(this.#ending, graceMs, flushMs);
+  shutdown(graceMs: number, logger?: ShutdownLogger, flushMs = 5_000): Promise<void> {
+    return shutdown(this.#ending, graceMs, flushMs, logger);
   }
 
   /** Fencing (high availability): this server lost the leader lease; see shutdown.ts. */
   fence(reason: string): Promise<void> {
     return fence(this.#ending, reason);
+  }
+
+  /**
+   * Refuses a read of what only the leader holds (run history, search, the audit, pending
+   * approvals) with 503 on a standby: an empty answer would tell the caller there is nothing.
+   */
+  assertLeader(): void {
+    if (!this.isLeader) throw new AppError('NOT_LEADER');
   }
 
   /**
@@ -417,17 +434,20 @@ export class ExecutionManager {
     return this.#runs.stopAll(reason);
   }
 
-  async #startNew(request: StartRequest, reach: readonly string[] | null): Promise<StartAnswer> {
+  async #startNew(
+    request: StartRequest,
+    reach: readonly string[] | null,
+    executionId?: string,
+  ): Promise<StartAnswer> {
     const { plan, version } = await this.#plans.current(request.sessionId, request.workflowId);
-    return this.#admit({ request, plan, version, reach });
+    return this.#admit({ request, plan, version, reach }, executionId);
   }
 
   /** Admits a new execution, queues it or refuses it, like every start (SPEC rule: a slot). */
-  async #admit(launch: Launch): Promise<StartAnswer> {
+  async #admit(launch: Launch, executionId = this.#deps.ids()): Promise<StartAnswer> {
     // Again here: leadership may have been lost while the start was being prepared.
     if (!this.isLeader) throw this.#notLeader();
     const { request } = launch;
-    const executionId = this.#deps.ids();
     const decision = this.#queue.request({
       executionId,
       sessionId: request.sessionId,

@@ -1,116 +1,100 @@
 // SPEC "Limits", in-memory bounds: idempotency keys, 100,000 keys for 10 minutes
-// (`svc.start.idempotency-*`), driven by a manual clock.
+// (`svc.start.idempotency-*`), over the memory store and a manual clock.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/index.js';
+import { MemoryIdempotencyStore } from '../stores/index.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
 
-/** Work that answers a new number on every call, and counts its calls. */
-function counter(): { readonly calls: () => number; readonly work: () => Promise<number> } {
-  let calls = 0;
+/** Keys over a memory store of `maxKeys`; `fresh` names executions e1, e2, ... */
+function keysOf(maxKeys: number, ttlMs: number) {
+  const clock = new ManualClock();
+  const store = new MemoryIdempotencyStore(maxKeys, () => clock.now());
+  const keys = new IdempotencyKeys(store, ttlMs);
+  let made = 0;
+  const started: string[] = [];
+  const fresh = (): string => `e${++made}`;
+  const start = (executionId: string): Promise<void> => {
+    started.push(executionId);
+    return Promise.resolve();
+  };
   return {
-    calls: () => calls,
-    work: () => Promise.resolve(++calls),
+    clock,
+    store,
+    started,
+    once: (key: string) => keys.once(key, fresh, start),
+    keys,
+    fresh,
   };
 }
 
 describe('IdempotencyKeys (SPEC Limits: idempotency keys)', () => {
   it('answers a repeated key with the first answer within the window, and does the work again once the window has passed (SPEC Limits: idempotency keys)', async () => {
-    const clock = new ManualClock();
-    const keys = new IdempotencyKeys<number>(10, 600_000, () => clock.now());
-    const { calls, work } = counter();
-    expect(await keys.once('k', work)).toBe(1);
+    const { clock, once, started } = keysOf(10, 600_000);
+    expect(await once('k')).toBe('e1');
     clock.advance(599_999);
-    expect(await keys.once('k', work)).toBe(1);
-    expect(calls()).toBe(1);
+    expect(await once('k')).toBe('e1');
+    expect(started).toEqual(['e1']);
     clock.advance(1);
-    expect(await keys.once('k', work)).toBe(2);
-    expect(calls()).toBe(2);
+    const again = await once('k');
+    expect(again).not.toBe('e1');
+    expect(started).toEqual(['e1', again]);
     // The new answer has a window of its own.
     clock.advance(599_999);
-    expect(await keys.once('k', work)).toBe(2);
-  });
-
-  it('counts the window from the first use of a key, not from its repeats (SPEC Limits: idempotency keys)', async () => {
-    const clock = new ManualClock();
-    const keys = new IdempotencyKeys<number>(10, 1_000, () => clock.now());
-    const { work } = counter();
-    expect(await keys.once('k', work)).toBe(1);
-    clock.advance(600);
-    expect(await keys.once('k', work)).toBe(1);
-    clock.advance(400);
-    expect(await keys.once('k', work)).toBe(2);
-  });
-
-  it('forgets expired keys when a key is next used, so they hold no memory (SPEC Limits: idempotency keys)', async () => {
-    const clock = new ManualClock();
-    const keys = new IdempotencyKeys<number>(10, 1_000, () => clock.now());
-    const { work } = counter();
-    await keys.once('a', work);
-    await keys.once('b', work);
-    clock.advance(500);
-    await keys.once('c', work);
-    expect(keys.size).toBe(3);
-    clock.advance(500);
-    await keys.once('d', work);
-    // a and b are 1000 ms old: gone; c and d are kept.
-    expect(keys.size).toBe(2);
-  });
-
-  it('keeps at most the bound of keys, dropping the oldest first (SPEC Limits: idempotency keys)', async () => {
-    const clock = new ManualClock();
-    const keys = new IdempotencyKeys<number>(3, 600_000, () => clock.now());
-    const { calls, work } = counter();
-    for (const key of ['a', 'b', 'c', 'd']) await keys.once(key, work);
-    expect(keys.size).toBe(3);
-    expect(calls()).toBe(4);
-    // b, c and d are remembered; a was dropped to make room and is new again.
-    expect(await keys.once('b', work)).toBe(2);
-    expect(await keys.once('d', work)).toBe(4);
-    expect(calls()).toBe(4);
-    expect(await keys.once('a', work)).toBe(5);
-    expect(keys.size).toBe(3);
+    expect(await once('k')).toBe(again);
   });
 
   it('keeps 100,000 keys for 10 minutes, and drops the oldest for the next one (SPEC Limits: idempotency keys)', async () => {
-    const clock = new ManualClock();
-    const keys = new IdempotencyKeys<number>(100_000, 600_000, () => clock.now());
-    const { calls, work } = counter();
-    for (let i = 0; i < 100_000; i++) void keys.once(`key-${i}`, work);
-    expect(keys.size).toBe(100_000);
+    const { clock, once, store, started } = keysOf(100_000, 600_000);
+    for (let i = 0; i < 100_000; i++) await once(`key-${i}`);
+    expect(store.size).toBe(100_000);
     clock.advance(599_999);
-    expect(await keys.once('key-0', work)).toBe(1);
-    expect(await keys.once('key-99999', work)).toBe(100_000);
-    expect(calls()).toBe(100_000);
-    expect(await keys.once('key-100000', work)).toBe(100_001);
-    expect(keys.size).toBe(100_000);
-    expect(await keys.once('key-0', work)).toBe(100_002);
+    expect(await once('key-0')).toBe(started[0]);
+    expect(await once('key-99999')).toBe(started[99_999]);
+    expect(started).toHaveLength(100_000);
+    await once('key-100000');
+    expect(store.size).toBe(100_000);
+    // key-0 was dropped to make room: it starts anew.
+    expect(await once('key-0')).not.toBe(started[0]);
+    expect(started).toHaveLength(100_002);
   });
 
-  it('answers a repeat while the first call is still under way with the same answer, doing the work once', async () => {
-    const clock = new ManualClock();
-    const keys = new IdempotencyKeys<string>(10, 600_000, () => clock.now());
-    let finish: (value: string) => void = () => undefined;
+  it('answers a repeat while the first start is still under way with the same execution, starting once', async () => {
+    const { keys, fresh } = keysOf(10, 600_000);
+    let finish: () => void = () => undefined;
     let calls = 0;
-    const work = (): Promise<string> => {
+    const start = (): Promise<void> => {
       calls++;
-      return new Promise<string>((resolve) => {
+      return new Promise<void>((resolve) => {
         finish = resolve;
       });
     };
-    const first = keys.once('k', work);
-    const second = keys.once('k', work);
-    finish('e1');
+    const first = keys.once('k', fresh, start);
+    const second = keys.once('k', fresh, start);
+    await Promise.resolve();
+    await Promise.resolve();
+    finish();
     expect(await Promise.all([first, second])).toEqual(['e1', 'e1']);
     expect(calls).toBe(1);
   });
 
-  it('frees a key whose work failed, so that a retry with it does the work again', async () => {
-    const clock = new ManualClock();
-    const keys = new IdempotencyKeys<string>(10, 600_000, () => clock.now());
-    await expect(keys.once('k', () => Promise.reject(new Error('refused')))).rejects.toThrow(
+  it('frees a key whose start failed, so that a retry with it starts again', async () => {
+    const { keys, fresh, store } = keysOf(10, 600_000);
+    await expect(keys.once('k', fresh, () => Promise.reject(new Error('refused')))).rejects.toThrow(
       'refused',
     );
-    expect(keys.size).toBe(0);
-    expect(await keys.once('k', () => Promise.resolve('e2'))).toBe('e2');
+    expect(store.size).toBe(0);
+    expect(await keys.once('k', fresh, () => Promise.resolve())).toBe('e2');
+  });
+
+  it('answers the execution another server bound the key to, starting nothing (docs/high-availability.md)', async () => {
+    const { keys, fresh, store } = keysOf(10, 600_000);
+    expect(await store.claim('k', 'from-the-old-leader', 600_000)).toBe('from-the-old-leader');
+    let calls = 0;
+    const answer = await keys.once('k', fresh, () => {
+      calls++;
+      return Promise.resolve();
+    });
+    expect(answer).toBe('from-the-old-leader');
+    expect(calls).toBe(0);
   });
 });

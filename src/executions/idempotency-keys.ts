@@ -1,52 +1,53 @@
-// Idempotency keys of starts (SPEC "Limits": 100,000 keys for 10 minutes): the first call
-// with a key does the work; later calls within the window get the first call's answer, even
-// while that work is still under way.
+// Idempotency keys of starts (SPEC "Limits": 100,000 keys for 10 minutes; "Errors": the same
+// `Idempotency-Key` on a retry prevents a second run). The key is claimed in the store before
+// the start, under the id the new execution will have: of two starts with one key, on this
+// server or on a new leader of a pair, only the one that bound it runs.
+import type { IdempotencyStore } from '../stores/index.js';
 
-interface Remembered<T> {
-  readonly answer: Promise<T>;
-  readonly expiresAt: number;
-}
-
-export class IdempotencyKeys<T> {
-  readonly #maxKeys: number;
+export class IdempotencyKeys {
+  readonly #store: IdempotencyStore;
   readonly #ttlMs: number;
-  readonly #now: () => number;
-  /** Insertion order is age order: the first entries expire or are evicted first. */
-  readonly #keys = new Map<string, Remembered<T>>();
+  /** Starts under way on this server, so a repeat waits for the first rather than the store. */
+  readonly #pending = new Map<string, Promise<string>>();
 
-  constructor(maxKeys: number, ttlMs: number, now: () => number) {
-    this.#maxKeys = maxKeys;
+  constructor(store: IdempotencyStore, ttlMs: number) {
+    this.#store = store;
     this.#ttlMs = ttlMs;
-    this.#now = now;
   }
 
-  get size(): number {
-    return this.#keys.size;
-  }
-
-  once(key: string, work: () => Promise<T>): Promise<T> {
-    const now = this.#now();
-    this.#expire(now);
-    const known = this.#keys.get(key);
-    if (known !== undefined) return known.answer;
-    const answer = work();
-    this.#keys.set(key, { answer, expiresAt: now + this.#ttlMs });
-    // A start that failed started nothing: the key may be used again.
-    answer.catch(() => {
-      if (this.#keys.get(key)?.answer === answer) this.#keys.delete(key);
+  /**
+   * Answers the execution `key` stands for: a new one, `fresh()`, that `start` makes when the
+   * key is free, else the one its first start made. A start that fails releases the key.
+   */
+  once(
+    key: string,
+    fresh: () => string,
+    start: (executionId: string) => Promise<unknown>,
+  ): Promise<string> {
+    const pending = this.#pending.get(key);
+    if (pending !== undefined) return pending;
+    const claimed = this.#claim(key, fresh(), start).finally(() => {
+      this.#pending.delete(key);
     });
-    while (this.#keys.size > this.#maxKeys) {
-      const oldest = this.#keys.keys().next();
-      if (oldest.done === true) break;
-      this.#keys.delete(oldest.value);
-    }
-    return answer;
+    this.#pending.set(key, claimed);
+    return claimed;
   }
 
-  #expire(now: number): void {
-    for (const [key, remembered] of this.#keys) {
-      if (remembered.expiresAt > now) return;
-      this.#keys.delete(key);
+  async #claim(
+    key: string,
+    executionId: string,
+    start: (executionId: string) => Promise<unknown>,
+  ): Promise<string> {
+    const holder = await this.#store.claim(key, executionId, this.#ttlMs);
+    if (holder !== executionId) return holder;
+    try {
+      await start(executionId);
+    } catch (error) {
+      // Nothing was started: the key may be used again. A store that cannot release keeps it
+      // until its window ends, which errs on the side of starting nothing twice.
+      await this.#store.release(key, executionId).catch(() => undefined);
+      throw error;
     }
+    return executionId;
   }
 }

@@ -101,6 +101,11 @@ export class LiveRuns {
     return this.#live.size;
   }
 
+  /** The executions whose runs go now, sub-workflow runs included. */
+  executionIds(): string[] {
+    return [...this.#live.keys()];
+  }
+
   /** The run of an execution, while it goes. */
   runOf(executionId: string): WorkflowRun | undefined {
     return this.#live.get(executionId)?.run;

@@ -16,6 +16,28 @@ export interface ShutdownParts {
   readonly leadership: LeaderRole | undefined;
 }
 
+/** Where a shutdown says what it waits for and what it stopped (a pino logger fits). */
+export interface ShutdownLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+/** Shown in full up to this many; a larger stop names the first ones and counts the rest. */
+const IDS_NAMED = 20;
+
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function named(ids: readonly string[]): string {
+  const shown = ids.slice(0, IDS_NAMED).join(', ');
+  return ids.length > IDS_NAMED ? `${shown} and ${ids.length - IDS_NAMED} more` : shown;
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
 const SHUTTING_DOWN = REFUSAL_MESSAGES.shutdown;
 
 /** Settles when `promise` does, or after `ms`, whichever comes first. */
@@ -39,11 +61,27 @@ export async function shutdown(
   parts: ShutdownParts,
   graceMs: number,
   flushMs: number,
+  logger?: ShutdownLogger,
 ): Promise<void> {
   const { queue, runs, meters, journal, leadership } = parts;
   const refused = queue.close(SHUTTING_DOWN);
-  if (refused > 0) meters.count('svc.executions.rejected', { reason: 'shutdown' }, refused);
+  if (refused > 0) {
+    meters.count('svc.executions.rejected', { reason: 'shutdown' }, refused);
+    logger?.info({ refused }, `Refused ${counted(refused, 'start')} waiting in the queue`);
+  }
+  // An operator waiting on a stop sees why it takes as long as it does.
+  const running = runs.executionIds();
+  if (running.length > 0) {
+    logger?.info(
+      { executions: running.length, timeoutMs: graceMs },
+      `Waiting up to ${seconds(graceMs)} for ${counted(running.length, 'running execution')}`,
+    );
+  }
   await atMost(runs.finished(), graceMs);
+  const left = runs.executionIds();
+  if (running.length > 0 && left.length === 0) {
+    logger?.info({ executions: running.length }, 'Every running execution finished');
+  }
   if (leadership !== undefined) {
     // Once the lease is released the standby may take over and recover (or auto-resume) the
     // runs still going: they stop first, and their ends stay out of the log, so that the new
@@ -51,9 +89,17 @@ export async function shutdown(
     journal?.seal();
     runs.stopEach(SHUTTING_DOWN);
     await leadership.release();
+    logger?.info({}, 'Released the leader lease');
   }
   await journal?.close(flushMs);
   await runs.stopAll(SHUTTING_DOWN);
+  if (left.length > 0) {
+    logger?.warn(
+      { executionIds: left },
+      `Stopped ${counted(left.length, 'execution')} still running after ${seconds(graceMs)}: ${named(left)}` +
+        (journal?.durable === true ? ' (ABORTED at the next start, to recover)' : ''),
+    );
+  }
 }
 
 /**

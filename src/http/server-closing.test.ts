@@ -45,6 +45,8 @@ describe('a server that is closing', () => {
     const second = received.slice(received.indexOf('HTTP/1.1', 1));
     expect(second).toMatch(/^HTTP\/1\.1 503 Service Unavailable/);
     expect(second.toLowerCase()).toContain('x-request-id:');
+    // Every 503 says when to try again (5 s unless the server is told otherwise).
+    expect(second.toLowerCase()).toContain('retry-after: 5\r\n');
     const body = JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4)) as Record<
       string,
       unknown

@@ -31,6 +31,11 @@ export interface HttpServerOptions {
   readonly requestsPerMinute?: number | null;
   /** One INFO line per answered request (`svc.logging.access-log`). */
   readonly accessLog?: boolean;
+  /**
+   * `Retry-After` of every 503 (a standby, a restart not accepted in time, a server closing):
+   * SPEC Errors says to retry those with backoff, and this says after how long. 5 s by default.
+   */
+  readonly retryAfterSeconds?: number;
 }
 
 export interface HttpServer {
@@ -39,8 +44,10 @@ export interface HttpServer {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
 export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  const retryAfter = String(options.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
   const fastify = Fastify({
     loggerInstance: options.logger,
     // Request lines would drown the application log; failures are logged where they happen.
@@ -56,7 +63,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     },
     frameworkErrors: (error, request, reply) => {
       void reply.header('X-Request-ID', request.id);
-      void sendError(error, request, reply);
+      void sendError(error, request, reply, retryAfter);
     },
     // A caller's own request id is kept when it is a plain token, so logs can be correlated.
     genReqId: (request) => {
@@ -116,7 +123,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
       throw new AppError('RATE_LIMITED', { params: { limit: perMinute, seconds: wait } });
     });
   }
-  fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, retryAfter));
   fastify.setNotFoundHandler((request, reply) => {
     const path = pathOf(request);
     const allowed = routes.allowedMethods(path);
@@ -127,7 +134,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
           })
         : new AppError('ROUTE_NOT_FOUND', { params: { method: request.method, path } });
     if (allowed.length > 0) void reply.header('Allow', allowed.join(', '));
-    return sendError(error, request, reply);
+    return sendError(error, request, reply, retryAfter);
   });
   if (options.compression.enabled) {
     await fastify.register(compress, { global: true, threshold: options.compression.threshold });
@@ -135,7 +142,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   return { fastify, routes };
 }
 
-function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function sendError(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  retryAfter: string,
+): FastifyReply {
   const appError = toAppError(error, request);
   // SPEC Roles: for any key but an unrestricted ADMIN key, a POST body that cannot be parsed
   // is refused like an access check, with no body.
@@ -154,6 +166,9 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   if (status === 500) {
     request.log.error({ err: error, reference: request.id }, 'Request failed unexpectedly');
   }
+  // Every 503 is worth a retry, later or elsewhere (SPEC Errors: retry 503 with backoff).
+  if (status === 503 && !reply.hasHeader('Retry-After'))
+    void reply.header('Retry-After', retryAfter);
   return reply
     .status(status)
     .type('application/json; charset=utf-8')

@@ -11,6 +11,7 @@ export { pluginSettings } from './plugin-settings.js';
 export type { PluginSettings, PluginSettingsOptions, SettingValues } from './plugin-settings.js';
 export type { Emit, Message, MessageHeaders, ProcessResult } from './message.js';
 export { StepFailure } from './step-failure.js';
+export { SIGNAL_WAITS_PER_NODE } from './node-context.js';
 export type {
   NodeContext,
   MeterTags,

@@ -69,6 +69,13 @@ export interface PluginMeter {
   observe(name: string, value: number, tags?: MeterTags): void;
 }
 
+/**
+ * How many messages a plugin that waits for a signal per message should wait on at once
+ * (`MessageProcessor.concurrency`): each is a pending approval listed and answered on its own;
+ * further messages stay in the node's input, pacing its parents.
+ */
+export const SIGNAL_WAITS_PER_NODE = 1000;
+
 export interface SignalRequest {
   readonly messageId: string;
   readonly payload: unknown;

@@ -5,6 +5,13 @@ import type { NodeContext } from './node-context.js';
 /** Most plugins: called once per message; the runtime adds retries, timeouts and onError. */
 export interface MessageProcessor {
   process(message: Message, ctx: NodeContext): ProcessResult | Promise<ProcessResult>;
+  /**
+   * How many messages may be inside `process` at once; 1 when absent. Above 1, what each
+   * message emits flows on when its own work ends, so outputs may leave in another order than
+   * their inputs came (their ids still derive from each input). For plugins whose messages wait
+   * on something outside the run, independently of each other: an approval per message.
+   */
+  readonly concurrency?: number;
   /** Called once when the node ends, however it ends. */
   close?(): void | Promise<void>;
 }

@@ -192,6 +192,7 @@ export class ExecutionService {
 
   /** A session's executions, newest first. */
   history(sessionId: string, { limit, ...filters }: HistoryQuery): ExecutionRecord[] {
+    this.#executions.assertLeader();
     return this.#registry
       .search({ ...filters, sessionId })
       .slice(0, limit)
@@ -199,6 +200,7 @@ export class ExecutionService {
   }
 
   search(search: ExecutionSearch): ExecutionPage {
+    this.#executions.assertLeader();
     return searchPage(this.#registry, search);
   }
 
@@ -215,6 +217,7 @@ export class ExecutionService {
   }
 
   sessionApprovals(sessionId: string): Approval[] {
+    this.#executions.assertLeader();
     return this.#executions.approvalsOfSession(sessionId);
   }
 
@@ -241,6 +244,7 @@ export class ExecutionService {
   }
 
   auditTrail(query: AuditQuery): AuditEntry[] {
+    this.#executions.assertLeader();
     return this.#desk.audit.list(query);
   }
 

@@ -36,6 +36,9 @@ export { PostgresSessionStore } from './postgres/postgres-session-store.js';
 export { PostgresCheckpointStore } from './postgres/postgres-checkpoint-store.js';
 export { PostgresExecutionLog } from './postgres/postgres-execution-log.js';
 export { PostgresSessionMemory } from './postgres/postgres-session-memory.js';
+export { PostgresIdempotencyStore } from './postgres/postgres-idempotency-store.js';
+export { MemoryIdempotencyStore } from './idempotency/idempotency-store.js';
+export type { IdempotencyStore } from './idempotency/idempotency-store.js';
 export type { PostgresSessionMemoryOptions } from './postgres/postgres-session-memory.js';
 export { PostgresLeaderLease } from './postgres/postgres-leader-lease.js';
 export type {

@@ -89,3 +89,29 @@ export const approvalWorkflow = {
     { source: 'ask', target: 'out' },
   ],
 };
+
+/**
+ * A chain that fails in its middle: `boom` ends FAILURE with `marker` in its error, and the
+ * nodes behind it UPSTREAM_FAILED. The trigger is `trigger` (MANUAL, or API_TRIGGER for a UI).
+ */
+export function failingWorkflow(
+  workflowId: string,
+  marker: string,
+  trigger = 'MANUAL',
+): WorkflowDefinition {
+  return {
+    workflowId,
+    description: 'fails in the middle',
+    nodes: [
+      { nodeId: 'in', type: trigger },
+      { nodeId: 'boom', type: 'MAPPER', config: { expression: `$error("${marker}")` } },
+      { nodeId: 'after', type: 'MAPPER', config: { expression: '$' } },
+      { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+    ],
+    edges: [
+      { source: 'in', target: 'boom' },
+      { source: 'boom', target: 'after' },
+      { source: 'after', target: 'out' },
+    ],
+  };
+}

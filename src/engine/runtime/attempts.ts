@@ -176,7 +176,9 @@ async function afterFailure(
   const { maxAttempts, backoffMs } = settings.retry;
   const state = task.state;
   const ctx = task.context;
-  if (retryable && attempt < maxAttempts) {
+  const retrying = retryable && attempt < maxAttempts;
+  logPluginFailure(task, error, { messageId: message.id, attempt, retryable, retrying });
+  if (retrying) {
     // The backoff and the next attempt are work under way, like the call that failed.
     task.working = true;
     state.retries++;
@@ -215,4 +217,20 @@ async function afterFailure(
     case 'FAIL':
       throw new NodeEnd('FAILURE', reason);
   }
+}
+
+/**
+ * Every failure of a plugin is a WARN line of its node, which the run's sink also writes to
+ * the server's log with the execution and node ids: a failure that a retry or `onError`
+ * absorbs must still leave a trace an operator can find.
+ */
+export function logPluginFailure(
+  task: NodeTask,
+  error: unknown,
+  fields: Readonly<Record<string, unknown>>,
+): void {
+  task.context.log.warn(`Plugin ${task.node.type} failed: ${messageOf(error)}`, {
+    ...fields,
+    error: messageOf(error),
+  });
 }

@@ -12,8 +12,9 @@ import type {
 } from '../../plugin-api/index.js';
 import type { RecordedMessage } from '../checkpoints.js';
 import { END } from '../streams/channel.js';
-import { guardWork, handleMessage } from './attempts.js';
+import { guardWork, handleMessage, logPluginFailure } from './attempts.js';
 import type { AttemptParts } from './attempts.js';
+import { InFlight } from './in-flight.js';
 import { sourceMessageId } from './message-ids.js';
 import type { NodeGate } from './node-gate.js';
 import { createNodeRuntime } from './node-runtime.js';
@@ -75,6 +76,7 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
       // The message loop is inline, not a call: one async frame per node instead of two
       // matters when thousands of runs are parked.
       const input = task.input;
+      const inFlight = concurrentWork(run, task, runtime);
       try {
         for (;;) {
           if (input === undefined) break;
@@ -93,14 +95,21 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
             if (!going) break;
             pending = pastGate(run, task, gate, runtime, next);
           }
-          if (pending !== undefined) await pending;
+          if (pending === undefined) continue;
+          if (inFlight === undefined) await pending;
+          else await inFlight.add(pending);
         }
+        await inFlight?.drain();
       } finally {
         await runtime.close?.();
       }
     }
     outcome = task.pendingEnd ?? completion(task);
   } catch (error) {
+    // A plugin that could not be made or closed failed outside any message.
+    if (!(error instanceof NodeEnd) && task.pendingEnd === undefined) {
+      logPluginFailure(task, error, {});
+    }
     outcome =
       task.pendingEnd ??
       (error instanceof NodeEnd ? error : new NodeEnd('FAILURE', messageOf(error)));
@@ -111,6 +120,26 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
   const marking = run.emitter.markEnd(task, outcome);
   if (marking !== undefined) await marking;
   run.lifecycle.finish(task, outcome);
+}
+
+/**
+ * The messages a plugin works on at once, when it allows more than one: the first failure
+ * among them ends the node at once, which ends the others' waits too; a plugin that ignores
+ * its signal cannot hold the node.
+ */
+function concurrentWork(
+  run: RunParts,
+  task: NodeTask,
+  runtime: MessageProcessor,
+): InFlight | undefined {
+  const limit = runtime.concurrency ?? 1;
+  if (limit <= 1) return undefined;
+  return new InFlight(limit, (error) => {
+    run.lifecycle.endFromOutside(
+      task,
+      error instanceof NodeEnd ? error : new NodeEnd('FAILURE', messageOf(error)),
+    );
+  });
 }
 
 /**
@@ -262,6 +291,7 @@ async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Pr
   } catch (error) {
     if (error instanceof NodeEnd || task.pendingEnd !== undefined) throw error;
     const reason = messageOf(error);
+    logPluginFailure(task, error, { messagesOut: task.state.messagesOut });
     if (node.settings.onError === 'FAIL') throw new NodeEnd('FAILURE', reason);
     if (node.settings.onError === 'ERROR_PORT') {
       const id = sourceMessageId(run.lineage, node.key, index);

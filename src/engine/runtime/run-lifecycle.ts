@@ -19,6 +19,11 @@ export class RunLifecycle {
   #finishedCount: number;
   /** How the run ends or ended: set when an end begins, or when the last node finished. */
   #ending: RunOutcome | undefined;
+  /**
+   * The first node that failed by itself (FAILURE or TIMED_OUT): the root cause the run's
+   * error names, rather than the sink that ended UPSTREAM_FAILED behind it.
+   */
+  #firstFailure: { readonly nodeId: string; readonly end: NodeEnd } | undefined;
   #resolveDone: (outcome: RunOutcome) => void = () => undefined;
   #deadline: TimerHandle | undefined;
 
@@ -107,15 +112,19 @@ export class RunLifecycle {
     state.endedAt = now;
     state.status = outcome.status;
     if (!succeeded) state.error = outcome.message;
+    if (ROOT_CAUSE_STATUSES.has(outcome.status) && this.#ending === undefined) {
+      this.#firstFailure ??= { nodeId: node.nodeId, end: outcome };
+    }
     this.#events.nodeChanged(state);
     // Completion flows downstream: children see END once every edge into them has closed.
     for (const target of edgeTargets(node)) this.#tasks[target]?.input?.closeWriter();
     for (const child of node.children) this.#parentEnded(child, node, succeeded);
     if (node.sink && FAILED_STATUSES.has(outcome.status) && this.#ending === undefined) {
+      const cause = this.#firstFailure ?? { nodeId: node.nodeId, end: outcome };
       this.end(
         {
           status: 'FAILED',
-          error: `Node '${node.nodeId}' ended ${outcome.status}: ${outcome.message}`,
+          error: `Node '${cause.nodeId}' ended ${cause.end.status}: ${cause.end.message}`,
         },
         'CANCELLED',
       );
@@ -139,6 +148,9 @@ export class RunLifecycle {
     );
   }
 }
+
+/** The ends a node reaches by itself; the others follow from a parent's end or a stop. */
+const ROOT_CAUSE_STATUSES: ReadonlySet<NodeStatus> = new Set(['FAILURE', 'TIMED_OUT']);
 
 /** One entry per outgoing edge, so each edge closes its writer slot exactly once. */
 function edgeTargets(node: PlannedNode): number[] {

@@ -117,6 +117,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX session_memory_written ON ${s}.session_memory (written_at);
     `,
   },
+  {
+    version: 4,
+    name: 'idempotency keys of starts',
+    // A key is bound to the execution its first start made until `expires_at` (the database's
+    // clock); the servers of a high-availability pair share the bindings.
+    sql: (s) => `
+      CREATE TABLE ${s}.idempotency_keys (
+        key text PRIMARY KEY,
+        execution_id text NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX idempotency_keys_expiry ON ${s}.idempotency_keys (expires_at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));

@@ -66,6 +66,7 @@ export function ExecutionView(props: { readonly executionId: string }) {
     <>
       <Section title={`Execution ${executionId}`} aside={`stream: ${stream.state}`}>
         <ErrorNote error={execution.error} />
+        {record !== undefined && <RootCause record={record} />}
         {record !== undefined && <Summary record={record} />}
         {record !== undefined && (
           <div className="controls">
@@ -113,6 +114,37 @@ export function ExecutionView(props: { readonly executionId: string }) {
 
 function capitalised(word: string): string {
   return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+}
+
+/** The ends a node reaches by itself; UPSTREAM_FAILED and CANCELLED only follow from them. */
+const ROOT_CAUSE_STATUSES = new Set(['FAILURE', 'TIMED_OUT']);
+
+/**
+ * Why the run failed, first: the node that failed first and its own error, rather than the
+ * nodes that ended behind it; the run's error when no node failed by itself (a deadline).
+ */
+function RootCause(props: { readonly record: ExecutionRecord }) {
+  const { record } = props;
+  const failed = Object.entries(record.nodes)
+    .filter(([, node]) => ROOT_CAUSE_STATUSES.has(node.status))
+    .sort(([, a], [, b]) => (a.endedAt ?? '').localeCompare(b.endedAt ?? ''));
+  const first = failed[0];
+  if (first === undefined) {
+    if (record.error === null) return null;
+    return (
+      <div className="error" role="alert" aria-label="Why the run failed">
+        {record.error}
+      </div>
+    );
+  }
+  const [nodeId, node] = first;
+  return (
+    <div className="error" role="alert" aria-label="Why the run failed">
+      Node <code>{nodeId}</code> ended <Status status={node.status} />
+      {node.error !== null && <>: {node.error}</>}
+      {failed.length > 1 && <span className="muted"> (and {failed.length - 1} more)</span>}
+    </div>
+  );
 }
 
 function Summary(props: { readonly record: ExecutionRecord }) {
@@ -164,7 +196,6 @@ function Summary(props: { readonly record: ExecutionRecord }) {
           ),
         )}
       </dl>
-      {record.error !== null && <div className="error">{record.error}</div>}
     </>
   );
 }

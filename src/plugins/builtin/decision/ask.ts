@@ -2,7 +2,14 @@
 // the answer. The question is a pending approval (SPEC Events 9): it is listed with the
 // run's and the session's approvals and answered through the signal call, whose `payload`
 // (or else `comment`) is the answer. Rejecting it answers too, with `approved: false`.
-import { compileTemplate, definePlugin, requireOneOf, z } from '../../../plugin-api/index.js';
+import {
+  compileTemplate,
+  definePlugin,
+  handlebarsTemplate,
+  requireOneOf,
+  SIGNAL_WAITS_PER_NODE,
+  z,
+} from '../../../plugin-api/index.js';
 
 /** SPEC "Node-level engine settings": a signal wait defaults to 3600 s. */
 const DEFAULT_WAIT_SECONDS = 3600;
@@ -25,12 +32,10 @@ export const askPlugin = definePlugin({
     'Asks a person a question about each message, as a pending approval, and emits { question, answer, approved, comment, payload }.',
   configSchema: z
     .looseObject({
-      question: z
-        .string()
-        .min(1)
+      question: handlebarsTemplate()
         .optional()
         .describe('The question to ask; a Handlebars template of the payload'),
-      prompt: z.string().min(1).optional().describe('Another name for question'),
+      prompt: handlebarsTemplate().optional().describe('Another name for question'),
       // The same key as the engine's idle timeout: for this type it is the wait for an answer.
       timeoutSeconds: z.number().positive().optional().describe('Seconds to wait for the answer'),
     })
@@ -44,6 +49,8 @@ export const askPlugin = definePlugin({
     const template = compileTemplate(text, 'ASK question template');
     const timeoutMs = (config.timeoutSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
     return {
+      // Every message asks its own question, answered in any order (SPEC Events 9).
+      concurrency: SIGNAL_WAITS_PER_NODE,
       async process(message, ctx) {
         const question = template.render(message.payload, { messageId: message.id });
         const answer = await ctx.awaitSignal({

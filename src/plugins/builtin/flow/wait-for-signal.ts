@@ -1,5 +1,13 @@
-// WAIT_FOR_SIGNAL: holds each message until an approval signal arrives (SPEC Events 9).
-import { definePlugin, z } from '../../../plugin-api/index.js';
+// WAIT_FOR_SIGNAL: holds each message until an approval signal arrives (SPEC Events 9). Every
+// message it holds waits on its own, so each is a pending approval listed and answered by its
+// message id, in any order.
+import {
+  compileTemplate,
+  definePlugin,
+  handlebarsTemplate,
+  SIGNAL_WAITS_PER_NODE,
+  z,
+} from '../../../plugin-api/index.js';
 
 /** 2^31-1 seconds (68 years): anything longer is a typo, and stays a safe count of ms. */
 const MAX_WAIT_SECONDS = 2 ** 31 - 1;
@@ -17,19 +25,27 @@ export const waitForSignalPlugin = definePlugin({
       .max(MAX_WAIT_SECONDS)
       .optional()
       .describe('Seconds to wait for the signal'),
-    prompt: z.string().optional().describe('Question shown to whoever answers the approval'),
+    prompt: handlebarsTemplate()
+      .optional()
+      .describe(
+        'Question shown to whoever answers the approval; a Handlebars template of the payload, like ASK',
+      ),
   }),
   outputPorts: () => ['out', 'approved', 'rejected'],
   defaultTimeoutSeconds: 3600,
   create: (config) => {
     const timeoutMs = (config.timeoutSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
-    const prompt = config.prompt ?? null;
+    const prompt =
+      config.prompt === undefined
+        ? undefined
+        : compileTemplate(config.prompt, 'WAIT_FOR_SIGNAL prompt template');
     return {
+      concurrency: SIGNAL_WAITS_PER_NODE,
       async process(message, ctx) {
         const answer = await ctx.awaitSignal({
           messageId: message.id,
           payload: message.payload,
-          prompt,
+          prompt: prompt?.render(message.payload, { messageId: message.id }) ?? null,
           timeoutMs,
         });
         return {
