@@ -189,6 +189,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     onCompactionFailed: (error) => {
       loggers.app.warn({ err: error }, 'The execution log could not be compacted; it stays whole');
     },
+    outputsOf: (executionId) => {
+      const entry = registry.get(executionId);
+      return entry === undefined ? undefined : registry.outputsOf(entry);
+    },
   });
   meters.observe('svc.tracker.queue.depth', () => journal.pending);
   // Numbered from the boot time: 1,000 numbers a millisecond of uptime before a restart

@@ -19,8 +19,11 @@ export type {
   NodeStartedEvent,
   RunAcceptedEvent,
   RunEndedEvent,
+  RunOutputsEvent,
   RunResumedEvent,
   RunStartedEvent,
+  StoredLogLine,
+  StoredResult,
 } from './execution-log/execution-log-events.js';
 export { createCheckpointStore } from './checkpoints/create-checkpoint-store.js';
 export type { CheckpointStoreOptions } from './checkpoints/create-checkpoint-store.js';
