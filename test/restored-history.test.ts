@@ -1,11 +1,14 @@
 // History after a restart (SPEC "Deployment facts", "Recover conditions", Restart rules, Events
-// 5 and 6), on a real server process with the file stores, killed with SIGKILL and started
-// again on the same directories: a run that ended keeps its status, error, results and log
+// 5 and 6), on a real server process with the file stores and with PostgreSQL, killed with
+// SIGKILL and started again on the same stores: a run that ended keeps its status, error, results and log
 // lines, is not announced again, and can be restarted, restarted from a node or retried.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_DB_URL, postgresUnavailable } from './support/postgres.js';
+import { createRole, dropSchema, uniqueName } from './support/postgres-schemas.js';
+import type { TestRole } from './support/postgres-schemas.js';
 import {
   Restartable,
   expectHistoryKept,
@@ -67,3 +70,48 @@ describe('history after a restart with checkpoints in memory', () => {
     }
   });
 });
+
+const unavailable = await postgresUnavailable();
+const skipped = unavailable === undefined ? '' : ` (skipped: ${unavailable})`;
+
+describe.skipIf(unavailable !== undefined)(
+  `history after a restart with the postgres profile${skipped}`,
+  () => {
+    let role: TestRole;
+    let schema: string;
+    let servers: Restartable;
+
+    beforeAll(async () => {
+      role = await createRole();
+    });
+
+    beforeEach(async () => {
+      schema = uniqueName();
+      // A build with the relational stores, run by a least-privilege account.
+      servers = new Restartable(['postgres'], () => ({
+        SVC_PERSISTENCE: 'postgres',
+        SVC_DB_URL: role.url,
+        SVC_DB_MIGRATION_URL: TEST_DB_URL,
+        SVC_DB_SCHEMA: schema,
+      }));
+      await servers.boot();
+    });
+
+    afterEach(async () => {
+      await servers.kill();
+      await dropSchema(schema);
+    });
+
+    afterAll(async () => {
+      await role.drop();
+    });
+
+    it('restores a run that ended with its status, a null error, its results and log lines, and announces no old end', async () => {
+      await expectHistoryKept(servers);
+    });
+
+    it('restarts, restarts from a node and retries runs of the earlier process (SPEC Restart rules)', async () => {
+      await expectRestartsAfterCrash(servers);
+    });
+  },
+);
