@@ -2,7 +2,7 @@
 // 5 and 6), on a real server process with the file stores and with PostgreSQL, killed with
 // SIGKILL and started again on the same stores: a run that ended keeps its status, error, results and log
 // lines, is not announced again, and can be restarted, restarted from a node or retried.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -46,6 +46,33 @@ describe('history after a restart with the file stores', () => {
 
   it('restarts, restarts from a node and retries runs of the earlier process (SPEC Restart rules)', async () => {
     await expectRestartsAfterCrash(servers());
+  });
+});
+
+describe('start-up after a crash that tore the last lines of the file stores', () => {
+  let dir = '';
+  const servers = serversOn((fresh) => {
+    dir = fresh;
+    return {
+      SVC_EXECUTION_LOG_DIR: path.join(fresh, 'log'),
+      SVC_RESTART_DIR: path.join(fresh, 'checkpoints'),
+    };
+  });
+
+  it('reports the truncated lines it skipped in the log, and keeps what came before them', async () => {
+    const running = servers();
+    await running.define([printed]);
+    const id = await running.run('printed');
+    await running.kill();
+    // What a crash mid-write leaves: the start of a line, and no newline.
+    await appendFile(path.join(dir, 'log', 'execution-log.jsonl'), '{"type":"run.sta');
+    const [checkpoint] = await readdir(path.join(dir, 'checkpoints'));
+    await appendFile(path.join(dir, 'checkpoints', checkpoint ?? ''), '{"n":"in","m":{"id":"x');
+    await running.boot();
+    const output = running.server.output();
+    expect(output).toContain('Execution log: skipped 1 truncated line left by a crash');
+    expect(output).toContain('Checkpoint files: skipped 1 truncated line left by a crash');
+    expect(await running.record(id)).toMatchObject({ status: 'COMPLETED', error: null });
   });
 });
 

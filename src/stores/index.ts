@@ -7,6 +7,7 @@ export { FileSessionStore } from './file/file-session-store.js';
 export type { FileSessionStoreOptions } from './file/file-session-store.js';
 export { MemorySessionStore } from './memory/memory-session-store.js';
 export { MemorySessionMemory } from './memory/memory-session-memory.js';
+export type { SkippedLines, SkippedLinesListener } from './file/skipped-lines.js';
 export { FileExecutionLog, EXECUTION_LOG_FILE } from './execution-log/file-execution-log.js';
 export type { FileExecutionLogOptions } from './execution-log/file-execution-log.js';
 export { appendFailureType } from './execution-log/execution-log-events.js';
