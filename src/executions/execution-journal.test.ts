@@ -5,7 +5,25 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileExecutionLog } from '../stores/index.js';
 import { ExecutionJournal } from './execution-journal.js';
 
-describe('the execution journal: control commands (SPEC Events 8)', () => {
+/** A run's start as the log records it. */
+const accept = (journal: ExecutionJournal, executionId: string): void => {
+  journal.accepted({
+    executionId,
+    sessionId: 's',
+    workflowId: 'w',
+    workflowVersion: 1,
+    priority: 0,
+    parentExecutionId: null,
+    restartOf: null,
+    resumedFrom: null,
+    lineage: executionId,
+    definitionHash: 'h',
+    payload: null,
+    payloadRecorded: true,
+  });
+};
+
+describe('the execution journal (SPEC Events 8, Deployment facts)', () => {
   let dir: string;
   let now = 0;
 
@@ -27,23 +45,6 @@ describe('the execution journal: control commands (SPEC Events 8)', () => {
     });
     await journal.boot();
     return journal;
-  };
-
-  const accept = (journal: ExecutionJournal, executionId: string): void => {
-    journal.accepted({
-      executionId,
-      sessionId: 's',
-      workflowId: 'w',
-      workflowVersion: 1,
-      priority: 0,
-      parentExecutionId: null,
-      restartOf: null,
-      resumedFrom: null,
-      lineage: executionId,
-      definitionHash: 'h',
-      payload: null,
-      payloadRecorded: true,
-    });
   };
 
   it('keeps the commands of kept runs and those about no run across restarts and compactions, oldest first', async () => {
@@ -91,19 +92,6 @@ describe('the execution journal: control commands (SPEC Events 8)', () => {
     for (const id of ['e1', 'e2', 'e3', 'e4', 'e5']) expect(reopened.run(id)).toBeDefined();
     await reopened.close(5_000);
   });
-});
-
-describe('the execution journal: what ended runs kept of their results and log lines', () => {
-  let dir: string;
-  let now = 0;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'journal-'));
-    now = 0;
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
 
   const result = (seq: number) => ({
     seq,
@@ -113,7 +101,7 @@ describe('the execution journal: what ended runs kept of their results and log l
     payload: seq,
   });
 
-  const open = async (
+  const openKeeping = async (
     outputsOf?: ConstructorParameters<typeof ExecutionJournal>[0]['outputsOf'],
   ): Promise<ExecutionJournal> => {
     const journal = new ExecutionJournal({
@@ -130,20 +118,7 @@ describe('the execution journal: what ended runs kept of their results and log l
   };
 
   const run = (journal: ExecutionJournal, executionId: string): void => {
-    journal.accepted({
-      executionId,
-      sessionId: 's',
-      workflowId: 'w',
-      workflowVersion: 1,
-      priority: 0,
-      parentExecutionId: null,
-      restartOf: null,
-      resumedFrom: null,
-      lineage: executionId,
-      definitionHash: 'h',
-      payload: null,
-      payloadRecorded: true,
-    });
+    accept(journal, executionId);
     journal.outputs({
       executionId,
       results: [result(1), result(2)],
@@ -155,11 +130,11 @@ describe('the execution journal: what ended runs kept of their results and log l
   };
 
   it('reads them back at boot, and a compaction writes what the server keeps of them then', async () => {
-    const first = await open();
+    const first = await openKeeping();
     run(first, 'e1');
     await first.close(5_000);
 
-    const second = await open(() => ({
+    const second = await openKeeping(() => ({
       results: [result(2)],
       logs: [],
       resultsNotKept: true,
@@ -173,7 +148,7 @@ describe('the execution journal: what ended runs kept of their results and log l
     run(second, 'e2');
     await second.close(5_000);
 
-    const third = await open();
+    const third = await openKeeping();
     expect(third.run('e1')?.outputs).toMatchObject({
       results: [result(2)],
       resultsNotKept: true,
