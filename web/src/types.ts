@@ -42,6 +42,9 @@ export interface ExecutionRecord {
   readonly resumedFrom: string | null;
   readonly parentExecutionId: string | null;
   readonly nodes: Readonly<Record<string, NodeRecord>>;
+  /** Some results are gone: SPEC's bounds dropped them, or a server restart cut the run off. */
+  readonly resultsNotKept: boolean;
+  readonly logsNotKept: boolean;
 }
 
 export interface ExecutionPage {
