@@ -367,8 +367,11 @@ export class ExecutionRegistry {
     entry.resultSeq = entry.results.at(-1)?.seq ?? 0;
     entry.logSeq = entry.logs.at(-1)?.seq ?? 0;
     this.#trimResults(entry, this.#limits.resultsPerExecution);
-    if (entry.results.length > 0) this.#touchResults(entry, usedAt);
-    this.#expireResults();
+    const ttl = this.#limits.resultTtlMs;
+    const now = this.#limits.now?.() ?? Date.now();
+    // Expired already: the use order of the others cannot tell, as it is by last use.
+    if (ttl !== undefined && now - usedAt > ttl) this.#forgetResults(entry);
+    else if (entry.results.length > 0) this.#touchResults(entry, usedAt);
   }
 
   /** Newest first. */
@@ -413,9 +416,15 @@ export class ExecutionRegistry {
       resumedFrom: entry.resumedFrom,
       parentExecutionId: entry.parentExecutionId,
       nodes,
-      resultsNotKept: entry.resultsNotKept,
+      resultsNotKept: this.#resultsNotKept(entry),
       logsNotKept: entry.logsNotKept,
     };
+  }
+
+  /** Results are trimmed lazily, so one over the bound is as good as gone already. */
+  #resultsNotKept(entry: ExecutionEntry): boolean {
+    this.#expireResults();
+    return entry.resultsNotKept || entry.results.length > this.#limits.resultsPerExecution;
   }
 
   /** Drops the oldest ended executions beyond the limits; running ones are never dropped. */
