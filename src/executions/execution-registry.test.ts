@@ -136,7 +136,7 @@ describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
     const fresh = registry.get('k-1')!;
     const stale = registry.get('k-2')!;
     for (let i = 0; i < 3; i++) registry.addResult(trimmed, 'out', { ...message, payload: i }, 0);
-    expect(registry.toRecord(trimmed)).toMatchObject({ resultsNotKept: true, logsNotKept: false });
+    expect(registry.notKept(trimmed)).toEqual({ results: true, logs: false });
     const stored = registry.outputsOf(trimmed);
     expect(stored.results.map((result) => result.payload)).toEqual([1, 2]);
 
@@ -145,7 +145,7 @@ describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
     expect(fresh.resultsNotKept).toBe(true);
     registry.restoreOutputs(stale, { ...stored, resultsNotKept: false }, now - 3_600_001);
     expect(registry.resultsOf(stale)).toEqual([]);
-    expect(registry.toRecord(stale).resultsNotKept).toBe(true);
+    expect(registry.notKept(stale).results).toBe(true);
   });
 
   it('keeps at most svc.results.max-per-execution result events per execution', () => {

@@ -33,13 +33,15 @@ export interface ExecutionRecord {
   readonly resumedFrom: string | null;
   readonly parentExecutionId: string | null;
   readonly nodes: Readonly<Record<string, NodeRecord>>;
-  /**
-   * Some results of the run are no longer kept: SPEC's bounds dropped them, or the run was cut
-   * off by a server restart before they could be stored.
-   */
-  readonly resultsNotKept: boolean;
-  /** Some log lines of the run are no longer kept, for the same reasons. */
-  readonly logsNotKept: boolean;
+}
+
+/**
+ * Whether some results (log lines) of a run are no longer kept: SPEC's bounds dropped them, or
+ * the run was cut off by a server restart before they could be stored.
+ */
+export interface NotKept {
+  readonly results: boolean;
+  readonly logs: boolean;
 }
 
 /** What a run kept of its results and log lines, for the execution log and after a restart. */
@@ -416,15 +418,14 @@ export class ExecutionRegistry {
       resumedFrom: entry.resumedFrom,
       parentExecutionId: entry.parentExecutionId,
       nodes,
-      resultsNotKept: this.#resultsNotKept(entry),
-      logsNotKept: entry.logsNotKept,
     };
   }
 
-  /** Results are trimmed lazily, so one over the bound is as good as gone already. */
-  #resultsNotKept(entry: ExecutionEntry): boolean {
+  /** What the run no longer keeps; results over the bound are trimmed lazily, and as gone. */
+  notKept(entry: ExecutionEntry): NotKept {
     this.#expireResults();
-    return entry.resultsNotKept || entry.results.length > this.#limits.resultsPerExecution;
+    const results = entry.resultsNotKept || entry.results.length > this.#limits.resultsPerExecution;
+    return { results, logs: entry.logsNotKept };
   }
 
   /** Drops the oldest ended executions beyond the limits; running ones are never dropped. */

@@ -154,9 +154,10 @@ export async function expectHistoryKept(servers: Restartable): Promise<void> {
 
   await servers.crashAndBoot();
   const restored = await servers.record(completed);
-  expect(restored).toMatchObject({
-    status: 'COMPLETED',
-    error: null,
+  expect(restored).toMatchObject({ status: 'COMPLETED', error: null });
+  const snapshot = await servers.call('GET', `/api/workflow/s/status/${completed}`);
+  expect(snapshot.json.data.progress).toMatchObject({
+    results: 3,
     resultsNotKept: false,
     logsNotKept: false,
   });

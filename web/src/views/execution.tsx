@@ -21,6 +21,7 @@ import type {
   ExecutionRecord,
   LogEntry,
   ProgressEvent,
+  ProgressSnapshot,
   ResultEvent,
   WorkflowGraph,
 } from '../types';
@@ -59,6 +60,14 @@ export function ExecutionView(props: { readonly executionId: string }) {
       ? null
       : `/api/sessions/${segment(record.sessionId)}/workflows/${segment(record.workflowId)}/graph`,
   );
+  // What the run no longer keeps is told by the progress snapshot, beside the record.
+  const snapshot = useRead<ProgressSnapshot>(
+    record === undefined
+      ? null
+      : `/api/workflow/${segment(record.sessionId)}/status/${segment(executionId)}`,
+    changes,
+  );
+  const notKept = snapshot.data?.progress;
   const action = useAction(changed);
   const ended = record !== undefined && isTerminal(record.status);
 
@@ -91,8 +100,8 @@ export function ExecutionView(props: { readonly executionId: string }) {
       {record !== undefined && (
         <Approvals path={path} changes={changes} action={action} ended={ended} />
       )}
-      <Results path={path} changes={changes} notKept={record?.resultsNotKept === true} />
-      <Logs path={path} changes={changes} notKept={record?.logsNotKept === true} />
+      <Results path={path} changes={changes} notKept={notKept?.resultsNotKept === true} />
+      <Logs path={path} changes={changes} notKept={notKept?.logsNotKept === true} />
       <Section title="Live events">
         {stream.events.length === 0 ? (
           <p className="muted">No events yet.</p>
