@@ -233,7 +233,7 @@ describe('Restart, restart from a node and retry (SPEC Restart rules)', () => {
       "Node 'double' of execution '" + first + "' did not fail (it is COMPLETED)",
     );
     expect(retry.json.message).toContain(
-      `restart from it (POST /api/executions/${first}/restart/double)`,
+      `restart from it (POST /api/executions/${first}/restart/double, or the RESTART_FROM_NODE action of the tool endpoint)`,
     );
   });
 

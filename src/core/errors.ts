@@ -96,7 +96,7 @@ export const ERROR_CATALOGUE = {
     kind: 'user',
     retryable: false,
     template:
-      "Node '{nodeId}' of execution '{executionId}' did not fail (it is {status}): only a node that ended FAILURE or TIMED_OUT can be retried; to run it again, restart from it (POST /api/executions/{executionId}/restart/{nodeId})",
+      "Node '{nodeId}' of execution '{executionId}' did not fail (it is {status}): only a node that ended FAILURE or TIMED_OUT can be retried; to run it again, restart from it (POST /api/executions/{executionId}/restart/{nodeId}, or the RESTART_FROM_NODE action of the tool endpoint)",
   },
   RESTART_IN_PROGRESS: {
     kind: 'user',

@@ -246,6 +246,6 @@ export async function expectRestartsAfterCrash(servers: Restartable): Promise<vo
   const notFailed = await servers.call('POST', `/api/executions/${failed}/nodes/double/retry`);
   expect(notFailed.status).toBe(400);
   expect(notFailed.json.message).toBe(
-    `Node 'double' of execution '${failed}' did not fail (it is COMPLETED): only a node that ended FAILURE or TIMED_OUT can be retried; to run it again, restart from it (POST /api/executions/${failed}/restart/double)`,
+    `Node 'double' of execution '${failed}' did not fail (it is COMPLETED): only a node that ended FAILURE or TIMED_OUT can be retried; to run it again, restart from it (POST /api/executions/${failed}/restart/double, or the RESTART_FROM_NODE action of the tool endpoint)`,
   );
 }
