@@ -57,7 +57,7 @@ import {
   createCheckpointStore,
   createSessionStore,
 } from './stores/index.js';
-import type { ExecutionLogStore, LeaseFence } from './stores/index.js';
+import type { ExecutionLogStore, LeaseFence, SkippedLinesListener } from './stores/index.js';
 import type { CheckpointStore } from './engine/index.js';
 import { WorkerRegistry, controlPlaneFromSettings } from './workers/index.js';
 import type { ControlPlaneServer } from './workers/index.js';
@@ -165,7 +165,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     now: () => clock.now(),
   });
   const meters = new Meters();
-  const checkpoints = checkpointStoreFor(settings, database);
+  // A crash can tear the last line of a file store's file; nothing acknowledged is in it.
+  const skippedLines =
+    (store: string): SkippedLinesListener =>
+    ({ lines, files }) => {
+      loggers.app.warn(
+        { lines, files },
+        `${store}: skipped ${lines} truncated line${lines === 1 ? '' : 's'} left by a crash`,
+      );
+    };
+  const checkpoints = checkpointStoreFor(settings, database, skippedLines('Checkpoint files'));
   // A standby loads the checkpoint store's list of executions when it takes over: until then
   // the leader adds to it.
   if (ha === undefined) await checkpoints.open();
@@ -178,6 +187,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         meters.count('svc.tracker.log.append.failed', { type });
       },
       ha?.fence,
+      skippedLines('Execution log'),
     ),
     retainedRuns: settings['svc.execution-log.retained-runs'],
     compactAfter: settings['svc.execution-log.compact-after'],
@@ -189,6 +199,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     onCompactionFailed: (error) => {
       loggers.app.warn({ err: error }, 'The execution log could not be compacted; it stays whole');
+    },
+    outputsOf: (executionId) => {
+      const entry = registry.get(executionId);
+      return entry === undefined ? undefined : registry.outputsOf(entry);
     },
   });
   meters.observe('svc.tracker.queue.depth', () => journal.pending);
@@ -529,6 +543,7 @@ function sessionStoreFor(settings: Settings, database: PostgresDatabase | undefi
 function checkpointStoreFor(
   settings: Settings,
   database: PostgresDatabase | undefined,
+  onSkippedLines: SkippedLinesListener,
 ): CheckpointStore {
   const type = settings['svc.restart.store-type'];
   const dir = settings['svc.restart.dir'];
@@ -536,7 +551,7 @@ function checkpointStoreFor(
     return createCheckpointStore({ type: 'postgres', db: relational(database) });
   }
   if (type === 'file' || dir !== null) {
-    return createCheckpointStore({ type: 'file', dir: dir ?? 'data/checkpoints' });
+    return createCheckpointStore({ type: 'file', dir: dir ?? 'data/checkpoints', onSkippedLines });
   }
   return createCheckpointStore({
     type: 'memory',
@@ -555,6 +570,7 @@ function executionLogFor(
   database: PostgresDatabase | undefined,
   onAppendFailed: (type: 'node' | 'run') => void,
   fence: LeaseFence | undefined,
+  onSkippedLines: SkippedLinesListener,
 ): ExecutionLogStore | undefined {
   const type = settings['svc.execution-log.store-type'];
   const dir = settings['svc.execution-log.dir'];
@@ -562,7 +578,11 @@ function executionLogFor(
     return new PostgresExecutionLog({ db: relational(database), onAppendFailed, fence });
   }
   if (type === 'file' || dir !== null) {
-    return new FileExecutionLog({ dir: dir ?? 'data/execution-log', onAppendFailed });
+    return new FileExecutionLog({
+      dir: dir ?? 'data/execution-log',
+      onAppendFailed,
+      onSkippedLines,
+    });
   }
   return undefined;
 }

@@ -229,7 +229,12 @@ describe('Restart, restart from a node and retry (SPEC Restart rules)', () => {
     expect(unknown.json.message).toContain("node 'nope' is not in the workflow");
     const retry = await server.call('POST', `/api/executions/${first}/nodes/double/retry`);
     expect(retry.status).toBe(400);
-    expect(retry.json.message).toContain("node 'double' did not fail");
+    expect(retry.json.message).toContain(
+      "Node 'double' of execution '" + first + "' did not fail (it is COMPLETED)",
+    );
+    expect(retry.json.message).toContain(
+      `restart from it (POST /api/executions/${first}/restart/double, or the RESTART_FROM_NODE action of the tool endpoint)`,
+    );
   });
 
   it('retries a failed node from the output its parents recorded', async () => {
@@ -278,7 +283,9 @@ describe('Restart, restart from a node and retry (SPEC Restart rules)', () => {
     await ended(await start('branched'));
     const old = await server.call('POST', `/api/executions/${first}/restart`);
     expect(old.status).toBe(404);
-    expect(old.json.message).toContain('no longer restartable');
+    expect(old.json.message).toBe(
+      `Execution '${first}' is no longer restartable: only the newest 1 executions are kept for restart while checkpoints are kept in memory (set svc.restart.dir, or svc.restart.store-type=postgres, to keep every run the execution log keeps)`,
+    );
     expect((await server.call('POST', '/api/executions/nope/restart')).status).toBe(404);
   });
 

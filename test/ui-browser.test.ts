@@ -1,13 +1,18 @@
 // The web UI in a real browser (Debian's Chromium through playwright-core): an operator with a
 // key opens the UI, starts a run and follows it to its result, under the page's policy
 // (SPEC "Deployment facts"). Skipped with the reason when Chromium is missing and CI is not set.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumPath, chromiumUnavailable, launchChromium } from './support/browser.js';
 import type { TestBrowser } from './support/browser.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
-import { failingWorkflow } from './support/workflows.js';
+import { Restartable } from './support/restored-history.js';
+import { eventually } from './support/wait.js';
+import { failingWorkflow, slowWorkflow } from './support/workflows.js';
 
 const executable = chromiumPath();
 const unavailable = chromiumUnavailable(executable);
@@ -102,6 +107,40 @@ describe.skipIf(unavailable !== undefined)(
       await page.getByLabel('Execution status').filter({ hasText: 'COMPLETED' }).waitFor();
 
       expect(consoleErrors.filter((text) => !KEYLESS_READ.test(text))).toEqual([]);
+    });
+
+    it('says plainly that the results and log lines of a run cut off by a server crash were not kept', async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'ui-history-'));
+      // A server process of its own, without a key, killed while a run goes on.
+      const servers = new Restartable([], () => ({
+        SVC_SESSION_STORE_TYPE: 'file',
+        SVC_SESSION_BASE_DIR: path.join(dir, 'sessions'),
+        SVC_EXECUTION_LOG_DIR: path.join(dir, 'log'),
+      }));
+      try {
+        await servers.boot();
+        await servers.define([slowWorkflow()]);
+        const executionId = await servers.start('slow');
+        await eventually(
+          () => servers.record(executionId),
+          (record) => record.nodes.in?.messagesOut === 1,
+        );
+        await servers.crashAndBoot();
+
+        await page.goto(`${servers.server.baseUrl}/executions/${executionId}`);
+        await page.getByLabel('Execution status').filter({ hasText: 'ABORTED' }).waitFor();
+        await page
+          .getByRole('region', { name: 'Results' })
+          .getByText('Results were not kept.')
+          .waitFor();
+        await page
+          .getByRole('region', { name: 'Logs' })
+          .getByText('Log lines were not kept.')
+          .waitFor();
+      } finally {
+        await servers.kill();
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it('shows the message of the error envelope when the API refuses a start', async () => {

@@ -85,13 +85,18 @@ export const ERROR_CATALOGUE = {
   NOT_RESTARTABLE: {
     kind: 'user',
     retryable: false,
-    template:
-      "Execution '{executionId}' is no longer restartable: only the newest {retained} executions are kept for restart",
+    template: "Execution '{executionId}' is no longer restartable: {reason}",
   },
   RESTART_REFUSED: {
     kind: 'user',
     retryable: false,
     template: "Execution '{executionId}' cannot be restarted: {detail}",
+  },
+  NODE_DID_NOT_FAIL: {
+    kind: 'user',
+    retryable: false,
+    template:
+      "Node '{nodeId}' of execution '{executionId}' did not fail (it is {status}): only a node that ended FAILURE or TIMED_OUT can be retried; to run it again, restart from it (POST /api/executions/{executionId}/restart/{nodeId}, or the RESTART_FROM_NODE action of the tool endpoint)",
   },
   RESTART_IN_PROGRESS: {
     kind: 'user',

@@ -182,7 +182,7 @@ export class AdmissionQueue {
     entry.error = error;
     entry.endedAt = clock.now();
     notifier.emit(entry, { kind: END_STATUS_EVENTS[status], status, error });
-    journal?.ended(entry.executionId, status, error);
+    journal?.ended(entry.executionId, status, error, entry.endedAt);
     entry.markFinished();
     this.updateGauges();
   }

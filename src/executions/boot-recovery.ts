@@ -6,8 +6,9 @@ import type { AdmissionLimits } from './admission.js';
 import { ABORTED_MESSAGE } from './execution-journal.js';
 import type { ExecutionJournal, RunHistory } from './execution-journal.js';
 import type { ExecutionNotifier } from './execution-notifier.js';
-import type { ExecutionEntry, ExecutionRegistry } from './execution-registry.js';
+import type { ExecutionEntry, ExecutionRegistry, LogEntry } from './execution-registry.js';
 import { isExecutionStatus } from './execution-states.js';
+import { isLogLevel } from './run-recorder.js';
 
 export interface BootRecoveryOptions {
   readonly journal: ExecutionJournal;
@@ -15,6 +16,7 @@ export interface BootRecoveryOptions {
   readonly notifier: ExecutionNotifier;
   readonly store: SessionStore;
   readonly checkpoints: CheckpointStore | undefined;
+  readonly now: () => number;
   /** The newest limit change of the log applies again, without being logged once more. */
   readonly restoreLimits: (limits: Partial<AdmissionLimits>) => void;
 }
@@ -23,7 +25,8 @@ export interface BootRecoveryOptions {
 export async function recoverExecutionLog(options: BootRecoveryOptions): Promise<string[]> {
   const { journal, registry, notifier, checkpoints: store } = options;
   const recovered = await journal.boot();
-  for (const run of recovered.runs) restore(registry, run);
+  const now = options.now();
+  for (const run of recovered.runs) restore(registry, run, now);
   for (const executionId of recovered.aborted) {
     const entry = registry.get(executionId);
     if (entry === undefined) continue;
@@ -41,8 +44,11 @@ export async function recoverExecutionLog(options: BootRecoveryOptions): Promise
   return [...recovered.aborted];
 }
 
-/** Puts a run of the execution log back into history, with the status the log gives it. */
-function restore(registry: ExecutionRegistry, run: RunHistory): void {
+/**
+ * Puts a run of the execution log back into history, with the status, error, results and log
+ * lines the log gives it. Its outputs move to the registry, which keeps them from here on.
+ */
+function restore(registry: ExecutionRegistry, run: RunHistory, now: number): void {
   const { accepted, ended } = run;
   const logged = ended?.status;
   const entry = registry.create({
@@ -57,8 +63,11 @@ function restore(registry: ExecutionRegistry, run: RunHistory): void {
     restartOf: accepted.restartOf,
     resumedFrom: accepted.resumedFrom,
     status: logged !== undefined && isExecutionStatus(logged) ? logged : 'ABORTED',
+    restored: true,
   });
-  entry.error = ended?.error ?? ABORTED_MESSAGE;
+  // A logged end's null error is the answer, not a missing one: only a run with no end at
+  // all was cut off.
+  entry.error = ended === undefined ? ABORTED_MESSAGE : ended.error;
   entry.startedAt = run.started?.at ?? null;
   entry.endedAt = ended?.at ?? null;
   entry.nodes = [...run.nodes.values()].map((event): NodeState => {
@@ -77,7 +86,38 @@ function restore(registry: ExecutionRegistry, run: RunHistory): void {
       error: done ? event.error : ABORTED_MESSAGE,
     };
   });
+  restoreOutputs(registry, entry, run, now);
   entry.markFinished();
+}
+
+/**
+ * The results and log lines the run stored when it ended; a run cut off by the restart stored
+ * none, and says it did not keep them once it had moved anything.
+ */
+function restoreOutputs(
+  registry: ExecutionRegistry,
+  entry: ExecutionEntry,
+  run: RunHistory,
+  now: number,
+): void {
+  const { outputs } = run;
+  run.outputs = undefined;
+  if (outputs === undefined) {
+    const moved = entry.nodes.some((node) => node.messagesIn > 0 || node.messagesOut > 0);
+    entry.resultsNotKept = moved;
+    entry.logsNotKept = moved;
+    return;
+  }
+  registry.restoreOutputs(
+    entry,
+    {
+      results: outputs.results,
+      logs: outputs.logs.filter((line): line is LogEntry => isLogLevel(line.level)),
+      resultsNotKept: outputs.resultsNotKept,
+      logsNotKept: outputs.logsNotKept,
+    },
+    Math.min(outputs.at, now),
+  );
 }
 
 /**

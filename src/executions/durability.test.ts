@@ -1,6 +1,6 @@
 // The executions layer over real file stores: restart rule 5, svc.checkpoint.errors, the
-// recover refusals that a server cannot easily be brought to (every node finished, a start
-// payload too large to record, a deleted workflow), and the execution log's trims.
+// recover and restart refusals that a server cannot easily be brought to (every node finished,
+// a start payload too large to record, a deleted workflow), and the execution log's trims.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -235,6 +235,40 @@ describe('durability in the executions layer', () => {
     await store.deleteWorkflow('s', 'w');
     const { manager } = await harness();
     await expect(manager.recover(id)).rejects.toMatchObject({ code: 'WORKFLOW_NOT_FOUND' });
+  });
+
+  /** A run that ended in an earlier manager, and the manager that restored it. */
+  async function restoredRun(
+    payload?: unknown,
+  ): Promise<{ id: string; manager: ExecutionManager }> {
+    const first = await harness();
+    const id = await runToEnd(first.manager, payload);
+    await first.close();
+    open.splice(0);
+    return { id, manager: (await harness()).manager };
+  }
+
+  it('restarts a run of an earlier manager from the checkpoints and log on files (Restart rule 1)', async () => {
+    const { id, manager } = await restoredRun(7);
+    const answer = await manager.restart(id, { kind: 'from', nodeId: 'out' });
+    const again = manager.require(answer.executionId);
+    await again.finished;
+    expect(again).toMatchObject({ status: 'COMPLETED', restartOf: id });
+    expect(again.results.map((result) => result.payload)).toEqual([7]);
+  });
+
+  it('refuses with 404 a restart of a run of an earlier manager whose start payload was not recorded, or whose version is gone', async () => {
+    const large = await restoredRun('x'.repeat(1_100_000));
+    await expect(large.manager.restart(large.id, { kind: 'whole' })).rejects.toMatchObject({
+      code: 'NOT_RESTARTABLE',
+      message: expect.stringContaining('its start payload was not recorded') as unknown,
+    });
+    const { id, manager } = await restoredRun(1);
+    await store.deleteWorkflow('s', 'w');
+    await expect(manager.restart(id, { kind: 'whole' })).rejects.toMatchObject({
+      code: 'NOT_RESTARTABLE',
+      message: `Execution '${id}' is no longer restartable: version 1 of workflow 'w', which it ran, is no longer saved`,
+    });
   });
 
   it('keeps the newest runs in the log, drops older ones with their checkpoints, and compacts', async () => {

@@ -12,6 +12,7 @@ import type {
   NodeStartedEvent,
   RunAcceptedEvent,
   RunEndedEvent,
+  RunOutputsEvent,
   RunStartedEvent,
 } from '../stores/index.js';
 
@@ -22,6 +23,11 @@ export interface RunHistory {
   ended: RunEndedEvent | undefined;
   /** Per node, its latest event (a start, then an end). */
   readonly nodes: Map<string, NodeStartedEvent | NodeEndedEvent>;
+  /**
+   * What the run kept of its results and log lines, as read at boot, until boot recovery hands
+   * them to the execution registry; from then on the registry holds them within SPEC's bounds.
+   */
+  outputs: RunOutputsEvent | undefined;
   /** The run recover started from this one, if any. */
   resumedBy: string | null;
   readonly controls: ControlEvent[];
@@ -46,6 +52,13 @@ export interface ExecutionJournalOptions {
   readonly now: () => number;
   /** A run left the log: its checkpoints go with it. */
   readonly onDrop: (executionId: string) => void;
+  /**
+   * What an ended run keeps now of its results and log lines, for a compaction: after SPEC's
+   * bounds and retention, so the log never holds more than the server shows.
+   */
+  readonly outputsOf?: (
+    executionId: string,
+  ) => Omit<RunOutputsEvent, 'type' | 'at' | 'executionId'> | undefined;
   /**
    * A compaction failed (the database was away, the disk full). The log keeps every event
    * appended so far, uncompacted, and the next compaction tries again.
@@ -137,12 +150,18 @@ export class ExecutionJournal {
     this.#append({ type: 'run.accepted', at: this.#options.now(), ...event });
   }
 
-  started(executionId: string): void {
-    this.#append({ type: 'run.started', at: this.#options.now(), executionId });
+  /** `at`: the time the record shows, so that a restored run shows the same one. */
+  started(executionId: string, at = this.#options.now()): void {
+    this.#append({ type: 'run.started', at, executionId });
   }
 
-  ended(executionId: string, status: string, error: string | null): void {
-    this.#append({ type: 'run.ended', at: this.#options.now(), executionId, status, error });
+  ended(executionId: string, status: string, error: string | null, at = this.#options.now()): void {
+    this.#append({ type: 'run.ended', at, executionId, status, error });
+  }
+
+  /** What an ending run kept of its results and log lines; written before its end. */
+  outputs(event: Omit<RunOutputsEvent, 'type' | 'at'>): void {
+    this.#append({ type: 'run.outputs', at: this.#options.now(), ...event });
   }
 
   resumed(executionId: string, by: string): void {
@@ -153,8 +172,8 @@ export class ExecutionJournal {
     this.#append({ type: 'node.started', at: this.#options.now(), executionId, nodeId, nodeType });
   }
 
-  nodeEnded(event: Omit<NodeEndedEvent, 'type' | 'at'>): void {
-    this.#append({ type: 'node.ended', at: this.#options.now(), ...event });
+  nodeEnded(event: Omit<NodeEndedEvent, 'type' | 'at'>, at = this.#options.now()): void {
+    this.#append({ type: 'node.ended', at, ...event });
   }
 
   control(executionId: string | null, entry: Readonly<Record<string, unknown>>): void {
@@ -227,6 +246,7 @@ export class ExecutionJournal {
           started: undefined,
           ended: undefined,
           nodes: new Map(),
+          outputs: undefined,
           resumedBy: null,
           controls: [],
         });
@@ -250,6 +270,10 @@ export class ExecutionJournal {
         return;
       case 'run.resumed':
         this.#with(event, (run) => (run.resumedBy = event.by));
+        return;
+      case 'run.outputs':
+        // Only what boot reads is held here; a live run's outputs stay with the registry.
+        if (!this.#taking) this.#with(event, (run) => (run.outputs = event));
         return;
       case 'node.started':
       case 'node.ended':
@@ -277,6 +301,14 @@ export class ExecutionJournal {
     }
   }
 
+  #outputsOf(run: RunHistory): RunOutputsEvent | undefined {
+    if (run.outputs !== undefined || run.ended === undefined) return run.outputs;
+    const { executionId } = run.accepted;
+    const kept = this.#options.outputsOf?.(executionId);
+    if (kept === undefined) return undefined;
+    return { type: 'run.outputs', at: run.ended.at, executionId, ...kept };
+  }
+
   /** Rewrites the log to what is kept: the newest limit change and the kept runs. */
   async #compact(): Promise<void> {
     const store = this.#store;
@@ -289,6 +321,8 @@ export class ExecutionJournal {
       events.push(run.accepted);
       if (run.started !== undefined) events.push(run.started);
       events.push(...run.nodes.values(), ...run.controls);
+      const outputs = this.#outputsOf(run);
+      if (outputs !== undefined) events.push(outputs);
       if (run.resumedBy !== null) {
         events.push({
           type: 'run.resumed',

@@ -315,6 +315,7 @@ export class ExecutionManager {
       notifier: this.#notifier,
       store,
       checkpoints,
+      now: () => this.#deps.clock.now(),
       restoreLimits: (limits) => {
         this.setLimits(limits, false);
       },

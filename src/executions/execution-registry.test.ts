@@ -122,6 +122,32 @@ describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
     expect(registry.resultsOf(entry)).toHaveLength(0);
   });
 
+  it('says when results are no longer kept, and counts the time to live of restored ones from when they were stored', () => {
+    const now = 10_000_000;
+    const registry = new ExecutionRegistry({
+      maxExecutions: 100,
+      resultsPerExecution: 2,
+      logsPerExecution: 10,
+      resultTtlMs: 3_600_000,
+      now: () => now,
+    });
+    fill(registry, 'k', 3);
+    const trimmed = registry.get('k-0')!;
+    const fresh = registry.get('k-1')!;
+    const stale = registry.get('k-2')!;
+    for (let i = 0; i < 3; i++) registry.addResult(trimmed, 'out', { ...message, payload: i }, 0);
+    expect(registry.notKept(trimmed)).toEqual({ results: true, logs: false });
+    const stored = registry.outputsOf(trimmed);
+    expect(stored.results.map((result) => result.payload)).toEqual([1, 2]);
+
+    registry.restoreOutputs(fresh, stored, now - 1_000);
+    expect(registry.resultsOf(fresh)).toHaveLength(2);
+    expect(fresh.resultsNotKept).toBe(true);
+    registry.restoreOutputs(stale, { ...stored, resultsNotKept: false }, now - 3_600_001);
+    expect(registry.resultsOf(stale)).toEqual([]);
+    expect(registry.notKept(stale).results).toBe(true);
+  });
+
   it('keeps at most svc.results.max-per-execution result events per execution', () => {
     const registry = new ExecutionRegistry({
       maxExecutions: 100,

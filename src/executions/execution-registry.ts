@@ -35,6 +35,23 @@ export interface ExecutionRecord {
   readonly nodes: Readonly<Record<string, NodeRecord>>;
 }
 
+/**
+ * Whether some results (log lines) of a run are no longer kept: SPEC's bounds dropped them, or
+ * the run was cut off by a server restart before they could be stored.
+ */
+export interface NotKept {
+  readonly results: boolean;
+  readonly logs: boolean;
+}
+
+/** What a run kept of its results and log lines, for the execution log and after a restart. */
+export interface RunOutputs {
+  readonly results: readonly ResultEvent[];
+  readonly logs: readonly LogEntry[];
+  readonly resultsNotKept: boolean;
+  readonly logsNotKept: boolean;
+}
+
 export interface ResultEvent {
   readonly seq: number;
   readonly timestamp: string;
@@ -70,6 +87,8 @@ export interface ExecutionFields {
   readonly status?: ExecutionStatus;
   /** Sessions its sub-workflows may run in: the starting key's; null: every session. */
   readonly reach?: readonly string[] | null;
+  /** A run of an earlier server process, restored from the durable execution log. */
+  readonly restored?: boolean;
 }
 
 /**
@@ -91,6 +110,7 @@ export class ExecutionEntry implements ExecutionFields {
   readonly order: number;
   /** Shared with the key that started it, never copied: one reference per execution. */
   readonly reach: readonly string[] | null;
+  readonly restored: boolean;
   #status: ExecutionStatus;
   /** Told when the execution ends, so that it may be dropped once the registry is full. */
   readonly #ended: EndedExecutions<ExecutionEntry> | undefined;
@@ -103,6 +123,9 @@ export class ExecutionEntry implements ExecutionFields {
   logs: LogEntry[] = [];
   resultSeq = 0;
   logSeq = 0;
+  /** Results or log lines were dropped (bounds, retention) or lost with a server restart. */
+  resultsNotKept = false;
+  logsNotKept = false;
   /** When result events were last written or read (SPEC `svc.results.ttl`). */
   resultsUsedAt = 0;
   /** Settles when the execution reaches a terminal status. */
@@ -123,6 +146,7 @@ export class ExecutionEntry implements ExecutionFields {
     this.restartOf = fields.restartOf ?? null;
     this.resumedFrom = fields.resumedFrom ?? null;
     this.reach = fields.reach ?? null;
+    this.restored = fields.restored ?? false;
     this.#status = fields.status ?? 'QUEUED';
     if (isTerminalExecutionStatus(this.#status)) ended?.add(this);
     this.finished = new Promise<void>((resolve) => {
@@ -221,11 +245,13 @@ export class ExecutionRegistry {
   /** Keeps the newest `keep` results; trimming in batches keeps adding a result cheap. */
   #trimResults(entry: ExecutionEntry, keep: number): void {
     const excess = entry.results.length - keep;
-    if (excess > 0) entry.results.splice(0, excess);
+    if (excess <= 0) return;
+    entry.results.splice(0, excess);
+    entry.resultsNotKept = true;
   }
 
-  #touchResults(entry: ExecutionEntry): void {
-    entry.resultsUsedAt = this.#limits.now?.() ?? Date.now();
+  #touchResults(entry: ExecutionEntry, at?: number): void {
+    entry.resultsUsedAt = at ?? this.#limits.now?.() ?? Date.now();
     // Already the most recently used: the order holds as it is.
     if (this.#lastTouched === entry) return;
     this.#lastTouched = entry;
@@ -235,7 +261,7 @@ export class ExecutionRegistry {
     if (max === undefined) return;
     for (const [executionId, holder] of this.#withResults) {
       if (this.#withResults.size <= max) break;
-      holder.results = [];
+      this.#forgetResults(holder);
       this.#withResults.delete(executionId);
       if (this.#lastTouched === holder) this.#lastTouched = undefined;
     }
@@ -247,10 +273,15 @@ export class ExecutionRegistry {
     const now = this.#limits.now?.() ?? Date.now();
     for (const [executionId, holder] of this.#withResults) {
       if (now - holder.resultsUsedAt <= ttl) break;
-      holder.results = [];
+      this.#forgetResults(holder);
       this.#withResults.delete(executionId);
       if (this.#lastTouched === holder) this.#lastTouched = undefined;
     }
+  }
+
+  #forgetResults(holder: ExecutionEntry): void {
+    if (holder.results.length > 0) holder.resultsNotKept = true;
+    holder.results = [];
   }
 
   addResult(entry: ExecutionEntry, nodeId: string, message: Message, now: number): ResultEvent {
@@ -288,6 +319,7 @@ export class ExecutionRegistry {
     let dropped = this.#expireLogs(entry, now);
     if (entry.logs.length > this.#limits.logsPerExecution) {
       entry.logs.shift();
+      entry.logsNotKept = true;
       dropped++;
     }
     return dropped;
@@ -309,7 +341,39 @@ export class ExecutionRegistry {
     const keep = entry.logs.findIndex((line) => Date.parse(line.timestamp) >= oldest);
     const dropped = keep === -1 ? entry.logs.length : keep;
     entry.logs.splice(0, dropped);
+    entry.logsNotKept = true;
     return dropped;
+  }
+
+  /** What the run keeps of its results and log lines now, within SPEC's bounds. */
+  outputsOf(entry: ExecutionEntry): RunOutputs {
+    this.#expireResults();
+    this.#trimResults(entry, this.#limits.resultsPerExecution);
+    return {
+      results: [...entry.results],
+      logs: [...this.logsOf(entry)],
+      resultsNotKept: entry.resultsNotKept,
+      logsNotKept: entry.logsNotKept,
+    };
+  }
+
+  /**
+   * Gives a run of an earlier server process back what it kept; `usedAt` is when its results
+   * were last written, so that SPEC's time to live counts from then and not from the restart.
+   */
+  restoreOutputs(entry: ExecutionEntry, outputs: RunOutputs, usedAt: number): void {
+    entry.resultsNotKept = outputs.resultsNotKept;
+    entry.logsNotKept = outputs.logsNotKept;
+    entry.results = [...outputs.results];
+    entry.logs = [...outputs.logs];
+    entry.resultSeq = entry.results.at(-1)?.seq ?? 0;
+    entry.logSeq = entry.logs.at(-1)?.seq ?? 0;
+    this.#trimResults(entry, this.#limits.resultsPerExecution);
+    const ttl = this.#limits.resultTtlMs;
+    const now = this.#limits.now?.() ?? Date.now();
+    // Expired already: the use order of the others cannot tell, as it is by last use.
+    if (ttl !== undefined && now - usedAt > ttl) this.#forgetResults(entry);
+    else if (entry.results.length > 0) this.#touchResults(entry, usedAt);
   }
 
   /** Newest first. */
@@ -355,6 +419,13 @@ export class ExecutionRegistry {
       parentExecutionId: entry.parentExecutionId,
       nodes,
     };
+  }
+
+  /** What the run no longer keeps; results over the bound are trimmed lazily, and as gone. */
+  notKept(entry: ExecutionEntry): NotKept {
+    this.#expireResults();
+    const results = entry.resultsNotKept || entry.results.length > this.#limits.resultsPerExecution;
+    return { results, logs: entry.logsNotKept };
   }
 
   /** Drops the oldest ended executions beyond the limits; running ones are never dropped. */

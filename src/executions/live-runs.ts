@@ -161,7 +161,7 @@ export class LiveRuns {
     entry.transition('RUNNING');
     entry.startedAt = options.clock.now();
     options.notifier.emit(entry, { kind: 'execution.started', status: 'RUNNING' });
-    options.journal?.started(executionId);
+    options.journal?.started(executionId, entry.startedAt);
     run.start();
     void run.done.then(recorder.ended);
     return run;
@@ -214,7 +214,14 @@ export class LiveRuns {
     });
     const startedAt = entry.startedAt ?? endedAt;
     meters.time('svc.execution.duration', { status: outcome.status }, endedAt - startedAt);
-    journal?.ended(entry.executionId, outcome.status, outcome.error);
+    if (journal?.durable === true) {
+      // Before its end, so that a run the log has ended has its outputs too.
+      journal.outputs({
+        executionId: entry.executionId,
+        ...this.#options.registry.outputsOf(entry),
+      });
+    }
+    journal?.ended(entry.executionId, outcome.status, outcome.error, endedAt);
     tracer?.record({
       name: 'svc.run',
       id: entry.executionId,

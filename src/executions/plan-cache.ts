@@ -4,7 +4,12 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../core/index.js';
 import type { Clock } from '../core/index.js';
 import { prepareWorkflow } from '../engine/index.js';
-import type { PluginCatalog, SessionStore, WorkflowPlan } from '../engine/index.js';
+import type {
+  PluginCatalog,
+  SessionStore,
+  WorkflowPlan,
+  WorkflowVersionRecord,
+} from '../engine/index.js';
 
 export interface PlanCacheOptions {
   readonly store: SessionStore;
@@ -62,12 +67,29 @@ export class PlanCache {
     if (current === undefined) {
       throw new AppError('WORKFLOW_NOT_FOUND', { params: { sessionId, workflowId } });
     }
-    const plan = this.#plan(`${sessionId}\u0000${workflowId}\u0000${current.version}`, () =>
-      prepareWorkflow(current.definition, this.#options.catalog, {
+    return { plan: this.#prepared(sessionId, workflowId, current), version: current.version };
+  }
+
+  /**
+   * The plan of one saved version, as a restart of a run of an earlier server process needs;
+   * undefined once the workflow or that version is gone (20 versions are kept).
+   */
+  async version(
+    sessionId: string,
+    workflowId: string,
+    version: number,
+  ): Promise<WorkflowPlan | undefined> {
+    const workflow = await this.#options.store.getWorkflow(sessionId, workflowId);
+    const saved = workflow?.versions.find((candidate) => candidate.version === version);
+    return saved === undefined ? undefined : this.#prepared(sessionId, workflowId, saved);
+  }
+
+  #prepared(sessionId: string, workflowId: string, saved: WorkflowVersionRecord): WorkflowPlan {
+    return this.#plan(`${sessionId}\u0000${workflowId}\u0000${saved.version}`, () =>
+      prepareWorkflow(saved.definition, this.#options.catalog, {
         workers: this.#options.workers,
       }),
     );
-    return { plan, version: current.version };
   }
 
   /** A digest of the definition a plan was made from: recover refuses a changed workflow. */

@@ -18,6 +18,8 @@ import type { Launch, StartAnswer } from './launch.js';
 import type { PlanCache } from './plan-cache.js';
 import { replayShape } from './replay-planning.js';
 
+const KEEP_CHECKPOINTS = 'set svc.restart.dir, or svc.restart.store-type=postgres,';
+
 export type RestartMode =
   | { readonly kind: 'whole' }
   | { readonly kind: 'from'; readonly nodeId: string }
@@ -108,12 +110,7 @@ export class Restarts {
     reach: readonly string[] | null = null,
   ): Promise<StartAnswer> {
     const { executionId } = entry;
-    const archived = this.#archive.get(executionId);
-    if (archived === undefined) {
-      throw new AppError('NOT_RESTARTABLE', {
-        params: { executionId, retained: this.#options.retained },
-      });
-    }
+    const archived = this.#archive.get(executionId) ?? (await this.#fromHistory(entry));
     if (this.#restarting.has(executionId)) {
       throw new AppError('RESTART_IN_PROGRESS', { params: { executionId } });
     }
@@ -145,6 +142,60 @@ export class Restarts {
     }
   }
 
+  /**
+   * A run the archive does not hold: one of an earlier server process, or one that left the
+   * archive. Its checkpoints are still there when the store keeps them durably, and the
+   * durable execution log has its start; else the refusal says which of the two is missing.
+   */
+  async #fromHistory(entry: ExecutionEntry): Promise<Archived> {
+    const { executionId } = entry;
+    const { checkpoints, journal, retained, plans } = this.#options;
+    const refuse = (reason: string): never => {
+      throw new AppError('NOT_RESTARTABLE', { params: { executionId, reason } });
+    };
+    if (checkpoints?.durable !== true) {
+      return refuse(
+        entry.restored
+          ? `it ran before the server restarted and its checkpoints were kept in memory (${KEEP_CHECKPOINTS} to keep them across restarts)`
+          : `only the newest ${retained} executions are kept for restart while checkpoints are kept in memory (${KEEP_CHECKPOINTS} to keep every run the execution log keeps)`,
+      );
+    }
+    const history = journal?.durable === true ? journal.run(executionId) : undefined;
+    if (history === undefined) {
+      return refuse(
+        journal?.durable === true
+          ? 'it is no longer in the execution log (svc.execution-log.retained-runs)'
+          : `only the newest ${retained} executions are kept for restart without a durable execution log (set svc.execution-log.dir, or svc.execution-log.store-type=postgres)`,
+      );
+    }
+    const { accepted } = history;
+    if (!accepted.payloadRecorded) refuse('its start payload was not recorded (over 1 MiB)');
+    const { sessionId, workflowId, workflowVersion: version } = accepted;
+    const plan = await plans.version(sessionId, workflowId, version);
+    if (plan === undefined) {
+      return refuse(
+        `version ${version} of workflow '${workflowId}', which it ran, is no longer saved`,
+      );
+    }
+    return {
+      launch: {
+        request: { sessionId, workflowId, payload: accepted.payload, priority: accepted.priority },
+        plan,
+        version,
+      },
+      lineage: accepted.lineage,
+      source: accepted.restartOf ?? accepted.resumedFrom,
+    };
+  }
+
+  /** The execution a restart or resume came from, whose checkpoints hold its left-out nodes. */
+  #sourceOf(executionId: string): string | null {
+    const archived = this.#archive.get(executionId);
+    if (archived !== undefined) return archived.source;
+    const accepted = this.#options.journal?.run(executionId)?.accepted;
+    return accepted?.restartOf ?? accepted?.resumedFrom ?? null;
+  }
+
   /** Rules 2 to 4: what a restart from a node replays, or why it cannot. */
   async #replayFor(
     entry: ExecutionEntry,
@@ -160,7 +211,9 @@ export class Restarts {
     if (mode.kind === 'retry') {
       const status = entry.nodes.find((node) => node.nodeId === mode.nodeId)?.status;
       if (status !== 'FAILURE' && status !== 'TIMED_OUT') {
-        refuse(`node '${mode.nodeId}' did not fail (it is ${status ?? 'not part of the run'})`);
+        throw new AppError('NODE_DID_NOT_FAIL', {
+          params: { executionId, nodeId: mode.nodeId, status: status ?? 'not part of the run' },
+        });
       }
     }
     const shape = replayShape(plan, [mode.nodeId]);
@@ -198,7 +251,7 @@ export class Restarts {
         if (output === undefined) refuse(`node '${nodeId}' has no complete recorded output`);
         return output;
       }
-      holder = this.#archive.get(holder)?.source ?? null;
+      holder = this.#sourceOf(holder);
     }
     return refuse(`node '${nodeId}' has no complete recorded output`);
   }

@@ -54,6 +54,10 @@ const LOG_METHODS = {
   ERROR: 'error',
 } as const satisfies Record<LogLevel, string>;
 
+export function isLogLevel(level: string): level is LogLevel {
+  return Object.hasOwn(LOG_METHODS, level);
+}
+
 /**
  * Records one run into its execution entry and the meters. A class, not an object of
  * closures, because every parked run holds one.
@@ -227,16 +231,19 @@ export class RunRecorder implements RunEventSink, RunHost {
       journal.nodeStarted(executionId, state.nodeId, state.type);
     }
     if (!isNodeEnded(state)) return;
-    journal.nodeEnded({
-      executionId,
-      nodeId: state.nodeId,
-      nodeType: state.type,
-      status: state.status,
-      error: state.error,
-      startedAt: state.startedAt,
-      messagesIn: state.messagesIn,
-      messagesOut: state.messagesOut,
-      retries: state.retries,
-    });
+    journal.nodeEnded(
+      {
+        executionId,
+        nodeId: state.nodeId,
+        nodeType: state.type,
+        status: state.status,
+        error: state.error,
+        startedAt: state.startedAt,
+        messagesIn: state.messagesIn,
+        messagesOut: state.messagesOut,
+        retries: state.retries,
+      },
+      state.endedAt ?? undefined,
+    );
   }
 }

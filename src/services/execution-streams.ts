@@ -131,13 +131,15 @@ export function followProgress(
     send(numbered);
     sent = numbered.seq;
   }
-  // Nothing kept (history expired): the current state, as the event of its status.
+  // Nothing kept (history expired, or a run of an earlier server process): the current state,
+  // as the event of its status, with the time it reached it: an old end is not news.
   if (missed.length === 0 && after === null) {
+    const since = entry.endedAt ?? entry.startedAt ?? entry.createdAt;
     send({
       seq: bus.lastSeq,
       event: statusEvent(
         {
-          timestamp: new Date().toISOString(),
+          timestamp: new Date(since).toISOString(),
           executionId: entry.executionId,
           sessionId: entry.sessionId,
           workflowId: entry.workflowId,

@@ -36,6 +36,10 @@ export interface ProgressSnapshot extends ExecutionRecord {
     readonly byStatus: Readonly<Record<string, number>>;
     /** Result events kept for the execution. */
     readonly results: number;
+    /** Some results are no longer kept (SPEC's bounds, or a server restart cut the run off). */
+    readonly resultsNotKept: boolean;
+    /** Some log lines are no longer kept, for the same reasons. */
+    readonly logsNotKept: boolean;
   };
 }
 
@@ -54,6 +58,7 @@ export function progressSnapshot(
 ): ProgressSnapshot {
   const record = registry.toRecord(entry);
   const { nodesTotal, nodesFinished, byStatus } = countNodes(entry);
+  const notKept = registry.notKept(entry);
   return {
     ...record,
     progress: {
@@ -62,6 +67,8 @@ export function progressSnapshot(
       percent: nodesTotal === 0 ? 0 : Math.round((100 * nodesFinished) / nodesTotal),
       byStatus,
       results: registry.resultsOf(entry).length,
+      resultsNotKept: notKept.results,
+      logsNotKept: notKept.logs,
     },
   };
 }

@@ -7,6 +7,7 @@ export { FileSessionStore } from './file/file-session-store.js';
 export type { FileSessionStoreOptions } from './file/file-session-store.js';
 export { MemorySessionStore } from './memory/memory-session-store.js';
 export { MemorySessionMemory } from './memory/memory-session-memory.js';
+export type { SkippedLines, SkippedLinesListener } from './file/skipped-lines.js';
 export { FileExecutionLog, EXECUTION_LOG_FILE } from './execution-log/file-execution-log.js';
 export type { FileExecutionLogOptions } from './execution-log/file-execution-log.js';
 export { appendFailureType } from './execution-log/execution-log-events.js';
@@ -19,8 +20,11 @@ export type {
   NodeStartedEvent,
   RunAcceptedEvent,
   RunEndedEvent,
+  RunOutputsEvent,
   RunResumedEvent,
   RunStartedEvent,
+  StoredLogLine,
+  StoredResult,
 } from './execution-log/execution-log-events.js';
 export { createCheckpointStore } from './checkpoints/create-checkpoint-store.js';
 export type { CheckpointStoreOptions } from './checkpoints/create-checkpoint-store.js';

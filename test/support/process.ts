@@ -151,3 +151,27 @@ export function runServerToExit(
 ): Promise<ProcessResult> {
   return runToExit(process.execPath, [...SOURCES, ...args], { env, timeoutMs });
 }
+
+/** The status and parsed body of one API call. */
+export interface Answer {
+  readonly status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the API
+  readonly json: any;
+}
+
+/** One JSON call of the API of a server process. */
+export async function http(
+  server: ServerProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text === '' ? null : JSON.parse(text) };
+}

@@ -44,6 +44,15 @@ export interface ExecutionRecord {
   readonly nodes: Readonly<Record<string, NodeRecord>>;
 }
 
+/** `GET /api/workflow/{sid}/status/{id}`: the record with its progress. */
+export interface ProgressSnapshot extends ExecutionRecord {
+  readonly progress: {
+    /** Some results are gone: SPEC's bounds dropped them, or a server restart cut the run off. */
+    readonly resultsNotKept: boolean;
+    readonly logsNotKept: boolean;
+  };
+}
+
 export interface ExecutionPage {
   readonly items: readonly ExecutionRecord[];
   readonly nextCursor: string | null;

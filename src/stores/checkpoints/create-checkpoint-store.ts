@@ -2,6 +2,7 @@
 // composition root calls this.
 import { assertNever } from '../../core/index.js';
 import type { CheckpointStore } from '../../engine/index.js';
+import type { SkippedLinesListener } from '../file/skipped-lines.js';
 import { FileCheckpointStore } from './file-checkpoint-store.js';
 import { MemoryCheckpointStore } from './memory-checkpoint-store.js';
 import type { PostgresDatabase } from '../postgres/postgres-database.js';
@@ -15,7 +16,11 @@ export type CheckpointStoreOptions =
       /** With a directory, the memory store spills output beyond its caps there. */
       readonly spillDir: string | null;
     }
-  | { readonly type: 'file'; readonly dir: string }
+  | {
+      readonly type: 'file';
+      readonly dir: string;
+      readonly onSkippedLines?: SkippedLinesListener;
+    }
   | { readonly type: 'postgres'; readonly db: PostgresDatabase };
 
 /** The store is not opened here: the caller awaits `open()`, which can fail on damaged data. */
@@ -28,7 +33,7 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
         spillDir: options.spillDir,
       });
     case 'file':
-      return new FileCheckpointStore({ dir: options.dir });
+      return new FileCheckpointStore(options);
     case 'postgres':
       return new PostgresCheckpointStore(options.db);
     default:

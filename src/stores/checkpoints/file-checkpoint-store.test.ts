@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { NodeRecorder } from '../../engine/index.js';
 import { fileNameForId } from '../file/file-name-for-id.js';
+import type { SkippedLines, SkippedLinesListener } from '../file/skipped-lines.js';
 import {
   describeCheckpointStoreConformance,
   recordedMessage,
@@ -65,8 +66,14 @@ describe('FileCheckpointStore', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function openStore(directory = dir): Promise<FileCheckpointStore> {
-    const store = new FileCheckpointStore({ dir: directory });
+  async function openStore(
+    directory = dir,
+    onSkippedLines?: SkippedLinesListener,
+  ): Promise<FileCheckpointStore> {
+    const store = new FileCheckpointStore({
+      dir: directory,
+      ...(onSkippedLines === undefined ? {} : { onSkippedLines }),
+    });
     opened.push(store);
     await store.open();
     return store;
@@ -377,6 +384,32 @@ describe('FileCheckpointStore', () => {
     await next.end();
     expect(await lines('e1')).toHaveLength(8);
     expect(reopened.bytes).toBe((await stat(fileOf(dir, 'e1'))).size);
+  });
+
+  it('reports at open how many torn lines it found and in which files', async () => {
+    const store = await openStore();
+    for (const executionId of ['e1', 'e2', 'e3']) {
+      const recorder = store.writer(executionId).node('done');
+      recordMany(recorder, 1);
+      await recorder.end();
+    }
+    await store.close();
+    await appendFile(fileOf(dir, 'e1'), TORN_LINE);
+    await appendFile(fileOf(dir, 'e3'), TORN_LINE);
+    await writeFile(fileOf(dir, 'e4'), '{"format":1,"execu');
+    const reports: SkippedLines[] = [];
+    await openStore(dir, (skipped) => reports.push(skipped));
+    expect(reports).toEqual([
+      {
+        lines: 3,
+        files: expect.arrayContaining([fileOf(dir, 'e1'), fileOf(dir, 'e3'), fileOf(dir, 'e4')]),
+      },
+    ]);
+    const quiet: SkippedLines[] = [];
+    const clean = await mkdtemp(path.join(os.tmpdir(), 'checkpoints-clean-'));
+    await openStore(clean, (skipped) => quiet.push(skipped));
+    expect(quiet).toEqual([]);
+    await rm(clean, { recursive: true, force: true });
   });
 
   it('removes a file whose header is torn, a crash while it was being created', async () => {

@@ -35,10 +35,17 @@ import {
 import { ChunkPool, LineBatch } from './line-batch.js';
 import { RoundPump } from './round-pump.js';
 import { writeAll } from '../file/write-all.js';
+import type { SkippedLinesListener } from '../file/skipped-lines.js';
 
 export interface FileCheckpointStoreOptions {
   /** Created by `open()` when missing; resolved against the working directory. */
   readonly dir: string;
+  /**
+   * Files whose last line a crash tore were found at open: a torn header (the file is
+   * removed: nothing in it was acknowledged) or a torn tail (skipped when read, cut off when
+   * the file is written again).
+   */
+  readonly onSkippedLines?: SkippedLinesListener;
 }
 
 export const CHECKPOINT_FILE_EXTENSION = '.jsonl';
@@ -314,6 +321,7 @@ export class FileCheckpointStore implements CheckpointStore {
   readonly kind = 'file';
   readonly durable = true;
   readonly #dir: string;
+  readonly #onSkippedLines: SkippedLinesListener | undefined;
   readonly #tally: ByteTally = { bytes: 0, syncs: 0 };
   readonly #pool = new ChunkPool(POOL_BYTES);
   #files: Map<string, ExecutionFile> | undefined;
@@ -321,6 +329,7 @@ export class FileCheckpointStore implements CheckpointStore {
 
   constructor(options: FileCheckpointStoreOptions) {
     this.#dir = path.resolve(options.dir);
+    this.#onSkippedLines = options.onSkippedLines;
   }
 
   get dir(): string {
@@ -490,20 +499,23 @@ export class FileCheckpointStore implements CheckpointStore {
       throw checkpointFailure(`cannot open the checkpoint directory '${this.#dir}'`, error);
     }
     const files = new Map<string, ExecutionFile>();
+    const torn: string[] = [];
     let bytes = 0;
     // One file at a time: bounded open files, and the same damaged file named on every try.
     for (const name of names.sort()) {
       if (!name.endsWith(CHECKPOINT_FILE_EXTENSION)) continue;
-      const file = await this.#loadFile(name);
+      const file = await this.#loadFile(name, torn);
       if (file === undefined) continue;
       files.set(file.executionId, file);
       bytes += file.size;
     }
     this.#tally.bytes = bytes;
     this.#files = files;
+    if (torn.length > 0) this.#onSkippedLines?.({ lines: torn.length, files: torn });
   }
 
-  async #loadFile(name: string): Promise<ExecutionFile | undefined> {
+  /** Reads a file's header; adds its path to `torn` when a crash tore its last line. */
+  async #loadFile(name: string, torn: string[]): Promise<ExecutionFile | undefined> {
     const filePath = path.join(this.#dir, name);
     let first: FirstLine;
     try {
@@ -512,6 +524,7 @@ export class FileCheckpointStore implements CheckpointStore {
       if (isNotFound(error)) return undefined;
       throw checkpointFailure(`cannot read the checkpoint file '${filePath}'`, error);
     }
+    if (first.line === undefined || first.torn) torn.push(filePath);
     if (first.line === undefined) {
       // The header is torn: the process died creating the file, before anything in it was
       // acknowledged.
@@ -537,6 +550,8 @@ interface FirstLine {
   /** Without its newline; undefined when the file has no complete line. */
   readonly line: Buffer | undefined;
   readonly size: number;
+  /** The file does not end on a newline: its last line was torn by a crash mid-write. */
+  readonly torn: boolean;
 }
 
 async function readFirstLine(file: string): Promise<FirstLine> {
@@ -553,15 +568,22 @@ async function readFirstLine(file: string): Promise<FirstLine> {
       const newline = piece.indexOf(NEWLINE);
       if (newline !== -1) {
         pieces.push(piece.subarray(0, newline));
-        return { line: Buffer.concat(pieces), size };
+        return { line: Buffer.concat(pieces), size, torn: await tornAtEnd(handle, size) };
       }
       pieces.push(piece);
       position += bytesRead;
     }
-    return { line: undefined, size };
+    return { line: undefined, size, torn: size > 0 };
   } finally {
     await handle.close();
   }
+}
+
+/** Whether the file's last byte is not a newline: every write ends on one. */
+async function tornAtEnd(handle: FileHandle, size: number): Promise<boolean> {
+  const last = Buffer.alloc(1);
+  const { bytesRead } = await handle.read(last, 0, 1, size - 1);
+  return bytesRead === 1 && last[0] !== NEWLINE;
 }
 
 /** The length of the file up to and including its last newline: without a torn tail. */

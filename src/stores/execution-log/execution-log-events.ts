@@ -66,6 +66,43 @@ export interface NodeEndedEvent {
   readonly retries: number;
 }
 
+/** A result event of a run as the execution kept it (CONTRACT section 3). */
+export interface StoredResult {
+  readonly seq: number;
+  readonly timestamp: string;
+  readonly nodeId: string;
+  readonly messageId: string;
+  readonly payload: unknown;
+}
+
+/** A structured log entry of a run as the execution kept it (CONTRACT section 3). */
+export interface StoredLogLine {
+  readonly seq: number;
+  readonly timestamp: string;
+  readonly executionId: string;
+  readonly nodeId: string;
+  readonly level: string;
+  readonly message: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What a run kept of its results and log lines when it ended, within SPEC's bounds, so that a
+ * restarted server shows them. Written once per run, before its end: a run that is cut off
+ * has none, and says so.
+ */
+export interface RunOutputsEvent {
+  readonly type: 'run.outputs';
+  readonly at: number;
+  readonly executionId: string;
+  readonly results: readonly StoredResult[];
+  readonly logs: readonly StoredLogLine[];
+  /** Some results of the run had already been dropped (bounds, time to live). */
+  readonly resultsNotKept: boolean;
+  /** Some log lines of the run had already been dropped (bounds, retention). */
+  readonly logsNotKept: boolean;
+}
+
 /** A control command, applied or refused, with its sender (an audit entry). */
 export interface ControlEvent {
   readonly type: 'control';
@@ -87,6 +124,7 @@ export type ExecutionLogEvent =
   | RunResumedEvent
   | NodeStartedEvent
   | NodeEndedEvent
+  | RunOutputsEvent
   | ControlEvent
   | LimitsEvent;
 

@@ -131,6 +131,33 @@ export function describeExecutionLogStoreConformance(
           messagesOut: 2,
           retries: 0,
         },
+        {
+          type: 'run.outputs',
+          at: 12,
+          executionId: 'e1',
+          results: [
+            {
+              seq: 1,
+              timestamp: '2026-01-01T00:00:00.012Z',
+              nodeId: 'n',
+              messageId: 'e1.n',
+              payload: { text: 'r\u00e9sultat', list: [1, null] },
+            },
+          ],
+          logs: [
+            {
+              seq: 1,
+              timestamp: '2026-01-01T00:00:00.011Z',
+              executionId: 'e1',
+              nodeId: 'n',
+              level: 'INFO',
+              message: 'message',
+              fields: { payload: 'a\nb' },
+            },
+          ],
+          resultsNotKept: false,
+          logsNotKept: true,
+        },
         { type: 'control', at: 13, executionId: null, entry: { command: 'SCHEDULER_LIMITS' } },
         { type: 'limits', at: 14, limits: { maxConcurrent: 2, onLimit: 'QUEUE' } },
         { type: 'run.resumed', at: 15, executionId: 'e1', by: 'e2' },

@@ -7,6 +7,7 @@ import {
   describeExecutionLogStoreConformance,
   runStarted as started,
 } from './execution-log-store.conformance.js';
+import type { SkippedLines } from '../file/skipped-lines.js';
 import { EXECUTION_LOG_FILE, FileExecutionLog } from './file-execution-log.js';
 
 /** The prototype every FileHandle shares, to hold or fail the log's system calls. */
@@ -65,13 +66,20 @@ describe('the file execution log', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('ignores a torn last line and appends after it on a line of its own', async () => {
+  it('skips a torn last line, reports it, and appends after it on a line of its own', async () => {
     await writeFile(
       path.join(dir, EXECUTION_LOG_FILE),
       `${JSON.stringify(started('a'))}\n{"type":"run.sta`,
     );
-    const log = make();
+    const reports: SkippedLines[] = [];
+    const log = new FileExecutionLog({
+      dir,
+      onAppendFailed: () => undefined,
+      onSkippedLines: (skipped) => reports.push(skipped),
+    });
     expect(await log.open()).toEqual([started('a')]);
+    // Reported once, and gone: the next open finds nothing to skip.
+    expect(reports).toEqual([{ lines: 1, files: [path.join(dir, EXECUTION_LOG_FILE)] }]);
     log.append(started('b'));
     await log.close(5000);
     const events = await make().open();

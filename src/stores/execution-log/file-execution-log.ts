@@ -6,6 +6,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAll } from '../file/write-all.js';
 import { isNotFound, writeFileAtomic } from '../file/write-file-atomic.js';
+import type { SkippedLinesListener } from '../file/skipped-lines.js';
 import type { ExecutionLogEvent } from './execution-log-events.js';
 import { GroupCommitLog } from './group-commit-log.js';
 
@@ -15,6 +16,8 @@ export interface FileExecutionLogOptions {
   readonly dir: string;
   /** A batch could not be written: each of its events, counted by the caller. */
   readonly onAppendFailed: (type: 'node' | 'run') => void;
+  /** A torn last line was skipped and cut off at open. */
+  readonly onSkippedLines?: SkippedLinesListener;
 }
 
 interface Line {
@@ -60,7 +63,10 @@ export class FileExecutionLog extends GroupCommitLog<Line> {
       }
     }
     // Cut a torn tail off, so that the next append starts on a line of its own.
-    if (intact < text.length) await truncate(this.#file, Buffer.byteLength(text.slice(0, intact)));
+    if (intact < text.length) {
+      await truncate(this.#file, Buffer.byteLength(text.slice(0, intact)));
+      this.#options.onSkippedLines?.({ lines: 1, files: [this.#file] });
+    }
     this.#handle = await open(this.#file, 'a');
     return events;
   }

@@ -21,6 +21,7 @@ import type {
   ExecutionRecord,
   LogEntry,
   ProgressEvent,
+  ProgressSnapshot,
   ResultEvent,
   WorkflowGraph,
 } from '../types';
@@ -59,6 +60,14 @@ export function ExecutionView(props: { readonly executionId: string }) {
       ? null
       : `/api/sessions/${segment(record.sessionId)}/workflows/${segment(record.workflowId)}/graph`,
   );
+  // What the run no longer keeps is told by the progress snapshot, beside the record.
+  const snapshot = useRead<ProgressSnapshot>(
+    record === undefined
+      ? null
+      : `/api/workflow/${segment(record.sessionId)}/status/${segment(executionId)}`,
+    changes,
+  );
+  const notKept = snapshot.data?.progress;
   const action = useAction(changed);
   const ended = record !== undefined && isTerminal(record.status);
 
@@ -92,8 +101,8 @@ export function ExecutionView(props: { readonly executionId: string }) {
       {record !== undefined && (
         <Approvals path={path} changes={changes} action={action} ended={ended} />
       )}
-      <Results path={path} changes={changes} />
-      <Logs path={path} changes={changes} />
+      <Results path={path} changes={changes} notKept={notKept?.resultsNotKept === true} />
+      <Logs path={path} changes={changes} notKept={notKept?.logsNotKept === true} />
       <Section title="Live events">
         {stream.events.length === 0 ? (
           <p className="muted">No events yet.</p>
@@ -346,12 +355,33 @@ function Approvals(props: {
   );
 }
 
-function Results(props: { readonly path: string; readonly changes: number }) {
+/** What a list shows of itself: nothing, or only its newest part, and whether that is all. */
+function NotKept(props: { readonly what: string; readonly count: number | undefined }) {
+  if (props.count === undefined) return null;
+  return (
+    <p className="note not-kept">
+      {props.count === 0
+        ? `${capitalised(props.what)} were not kept.`
+        : `Older ${props.what} were not kept.`}
+    </p>
+  );
+}
+
+interface OutputProps {
+  readonly path: string;
+  readonly changes: number;
+  /** Some of them are gone (bounds, retention, a server restart): say so, not "none". */
+  readonly notKept: boolean;
+}
+
+function Results(props: OutputProps) {
   const results = useRead<ResultEvent[]>(`${props.path}/results`, props.changes);
+  const count = results.data?.length;
   return (
     <Section title="Results">
       <ErrorNote error={results.error} />
-      {results.data?.length === 0 && <p className="muted">No results yet.</p>}
+      {props.notKept && <NotKept what="results" count={count} />}
+      {count === 0 && !props.notKept && <p className="muted">No results yet.</p>}
       {results.data !== undefined && results.data.length > 0 && (
         <table>
           <thead>
@@ -384,7 +414,7 @@ function Results(props: { readonly path: string; readonly changes: number }) {
   );
 }
 
-function Logs(props: { readonly path: string; readonly changes: number }) {
+function Logs(props: OutputProps) {
   const logs = useRead<LogEntry[]>(`${props.path}/logs`, props.changes);
   const lines = logs.data?.slice(-LOG_LINES_SHOWN) ?? [];
   return (
@@ -397,7 +427,8 @@ function Logs(props: { readonly path: string; readonly changes: number }) {
       }
     >
       <ErrorNote error={logs.error} />
-      {logs.data?.length === 0 && <p className="muted">No log lines.</p>}
+      {props.notKept && <NotKept what="log lines" count={logs.data?.length} />}
+      {logs.data?.length === 0 && !props.notKept && <p className="muted">No log lines.</p>}
       {lines.length > 0 && (
         <pre className="logs">
           {lines

@@ -1,0 +1,144 @@
+// History after a restart (SPEC "Deployment facts", "Recover conditions", Restart rules, Events
+// 5 and 6), on a real server process with the file stores and with PostgreSQL, killed with
+// SIGKILL and started again on the same stores: a run that ended keeps its status, error, results and log
+// lines, is not announced again, and can be restarted, restarted from a node or retried.
+import { appendFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_DB_URL, postgresUnavailable } from './support/postgres.js';
+import { createRole, dropSchema, uniqueName } from './support/postgres-schemas.js';
+import type { TestRole } from './support/postgres-schemas.js';
+import {
+  Restartable,
+  expectHistoryKept,
+  expectRestartsAfterCrash,
+  printed,
+} from './support/restored-history.js';
+
+/** A server on stores in a fresh directory, for each test of the suite. */
+function serversOn(settings: (dir: string) => Record<string, string>): () => Restartable {
+  let dir: string;
+  let servers: Restartable;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'history-'));
+    servers = new Restartable([], () => settings(dir));
+    await servers.boot();
+  });
+  afterEach(async () => {
+    await servers.kill();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return () => servers;
+}
+
+describe('history after a restart with the file stores', () => {
+  const servers = serversOn((dir) => ({
+    SVC_SESSION_STORE_TYPE: 'file',
+    SVC_SESSION_BASE_DIR: path.join(dir, 'sessions'),
+    SVC_EXECUTION_LOG_DIR: path.join(dir, 'log'),
+    SVC_RESTART_DIR: path.join(dir, 'checkpoints'),
+  }));
+
+  it('restores a run that ended with its status, a null error, its results and log lines, and announces no old end', async () => {
+    await expectHistoryKept(servers());
+  });
+
+  it('restarts, restarts from a node and retries runs of the earlier process (SPEC Restart rules)', async () => {
+    await expectRestartsAfterCrash(servers());
+  });
+});
+
+describe('start-up after a crash that tore the last lines of the file stores', () => {
+  let dir = '';
+  const servers = serversOn((fresh) => {
+    dir = fresh;
+    return {
+      SVC_EXECUTION_LOG_DIR: path.join(fresh, 'log'),
+      SVC_RESTART_DIR: path.join(fresh, 'checkpoints'),
+    };
+  });
+
+  it('reports the truncated lines it skipped in the log, and keeps what came before them', async () => {
+    const running = servers();
+    await running.define([printed]);
+    const id = await running.run('printed');
+    await running.kill();
+    // What a crash mid-write leaves: the start of a line, and no newline.
+    await appendFile(path.join(dir, 'log', 'execution-log.jsonl'), '{"type":"run.sta');
+    const [checkpoint] = await readdir(path.join(dir, 'checkpoints'));
+    await appendFile(path.join(dir, 'checkpoints', checkpoint ?? ''), '{"n":"in","m":{"id":"x');
+    await running.boot();
+    const output = running.server.output();
+    expect(output).toContain('Execution log: skipped 1 truncated line left by a crash');
+    expect(output).toContain('Checkpoint files: skipped 1 truncated line left by a crash');
+    expect(await running.record(id)).toMatchObject({ status: 'COMPLETED', error: null });
+  });
+});
+
+describe('history after a restart with checkpoints in memory', () => {
+  const servers = serversOn((dir) => ({
+    SVC_SESSION_STORE_TYPE: 'file',
+    SVC_SESSION_BASE_DIR: path.join(dir, 'sessions'),
+    SVC_EXECUTION_LOG_DIR: path.join(dir, 'log'),
+  }));
+
+  it('refuses a restart of a run of the earlier process with 404, saying its checkpoints were in memory (SPEC Restart rule 1)', async () => {
+    const running = servers();
+    await running.define([printed]);
+    const id = await running.run('printed');
+    await running.crashAndBoot();
+    for (const path of [`restart`, `restart/print`, `nodes/print/retry`]) {
+      const refused = await running.call('POST', `/api/executions/${id}/${path}`);
+      expect(refused.status).toBe(404);
+      expect(refused.json.message).toBe(
+        `Execution '${id}' is no longer restartable: it ran before the server restarted and its checkpoints were kept in memory (set svc.restart.dir, or svc.restart.store-type=postgres, to keep them across restarts)`,
+      );
+    }
+  });
+});
+
+const unavailable = await postgresUnavailable();
+const skipped = unavailable === undefined ? '' : ` (skipped: ${unavailable})`;
+
+describe.skipIf(unavailable !== undefined)(
+  `history after a restart with the postgres profile${skipped}`,
+  () => {
+    let role: TestRole;
+    let schema: string;
+    let servers: Restartable;
+
+    beforeAll(async () => {
+      role = await createRole();
+    });
+
+    beforeEach(async () => {
+      schema = uniqueName();
+      // A build with the relational stores, run by a least-privilege account.
+      servers = new Restartable(['postgres'], () => ({
+        SVC_PERSISTENCE: 'postgres',
+        SVC_DB_URL: role.url,
+        SVC_DB_MIGRATION_URL: TEST_DB_URL,
+        SVC_DB_SCHEMA: schema,
+      }));
+      await servers.boot();
+    });
+
+    afterEach(async () => {
+      await servers.kill();
+      await dropSchema(schema);
+    });
+
+    afterAll(async () => {
+      await role.drop();
+    });
+
+    it('restores a run that ended with its status, a null error, its results and log lines, and announces no old end', async () => {
+      await expectHistoryKept(servers);
+    });
+
+    it('restarts, restarts from a node and retries runs of the earlier process (SPEC Restart rules)', async () => {
+      await expectRestartsAfterCrash(servers);
+    });
+  },
+);
