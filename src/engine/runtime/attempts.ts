@@ -17,6 +17,7 @@ import type { NodeTask } from './node-task.js';
 import type { TimerHandle } from './run-clock.js';
 import type { RunEmitter } from './run-emitter.js';
 import type { RunLifecycle } from './run-lifecycle.js';
+import { shareOfEventLoop } from './share-of-event-loop.js';
 
 const MAX_BACKOFF_MS = 30_000;
 
@@ -227,6 +228,8 @@ async function emitStream(
       if (next.done === true) return;
       const pending = run.emitter.emitChild(task, message, index++, next.value);
       if (pending !== undefined) await pending;
+      const turn = shareOfEventLoop();
+      if (turn !== undefined) await turn;
     }
   } finally {
     scoped?.dispose();

@@ -23,6 +23,7 @@ import type { TimerHandle } from './run-clock.js';
 import type { RunEmitter } from './run-emitter.js';
 import type { RunLifecycle } from './run-lifecycle.js';
 import type { RunOptions } from './run-ports.js';
+import { shareOfEventLoop } from './share-of-event-loop.js';
 
 /** JSON.stringify as it really is: undefined for undefined, functions and symbols. */
 const toJson = JSON.stringify as (value: unknown) => string | undefined;
@@ -216,6 +217,8 @@ async function replay(
       payload: message.payload,
     });
     if (pending !== undefined) await pending;
+    const turn = shareOfEventLoop();
+    if (turn !== undefined) await turn;
   }
   task.gate?.endStep();
 }
@@ -248,8 +251,10 @@ async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Pr
       if (next.done === true || task.pendingEnd !== undefined) return;
       const id = sourceMessageId(run.lineage, node.key, index++);
       const pending = run.emitter.emit(task, id, FIRST_ATTEMPT, next.value);
-      // Also where a source that never has to wait gives the event loop its turns.
       if (pending !== undefined) await pending;
+      // A stream that never has to wait would hold the event loop for the whole run.
+      const turn = shareOfEventLoop();
+      if (turn !== undefined) await turn;
     }
   } catch (error) {
     if (error instanceof NodeEnd || task.pendingEnd !== undefined) throw error;

@@ -147,12 +147,7 @@ export class RunEmitter {
         return sent === undefined ? recorded : Promise.all([recorded, sent]).then(() => undefined);
       }
     }
-    const sent = this.#send(targets, message);
-    // Waiting for a child is a microtask, not a turn of the event loop: a run whose nodes
-    // never wait for I/O gives the loop its turns here.
-    const turn = shareOfEventLoop();
-    if (turn === undefined) return sent;
-    return sent === undefined ? turn : sent.then(() => turn);
+    return this.#send(targets, message);
   }
 
   async #emitRest(
@@ -164,6 +159,9 @@ export class RunEmitter {
     for (let index = from; index < emits.length; index++) {
       const emit = emits[index];
       if (emit !== undefined) await this.emitChild(task, input, index, emit);
+      // A long array is a generating loop of its own: it gives the event loop its turns.
+      const turn = shareOfEventLoop();
+      if (turn !== undefined) await turn;
     }
   }
 
