@@ -71,7 +71,7 @@ describe('A SPLITTER of millions of items (SPEC What the service does: back-pres
     await server.close();
   });
 
-  it('of ten million items keeps /actuator/health answering, holds no message per item, and stops within a second', async () => {
+  it('of ten million items keeps /actuator/health answering, holds no message per item, pauses between items and stops within a second', async () => {
     const heapBefore = process.memoryUsage().heapUsed;
     const id = await start('ten-million');
     await eventually(
@@ -100,6 +100,25 @@ describe('A SPLITTER of millions of items (SPEC What the service does: back-pres
     // The ten million numbers the expression yields are held (about 80 MB, twice while
     // JSONata's answer is copied); ten million messages would take gigabytes.
     expect(heapPeak - heapBefore).toBeLessThan(600 * 1024 * 1024);
+
+    // A pause holds the split between two items, and a resume goes on from there.
+    expect((await server.call('POST', `/api/executions/${id}/pause`)).status).toBe(200);
+    const paused = await eventually(
+      () => record(id),
+      (data) => data.status === 'PAUSED',
+      5_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const held = (await record(id)).nodes.split.messagesOut as number;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await record(id)).nodes.split.messagesOut).toBe(held);
+    expect(held - (paused.nodes.split.messagesOut as number)).toBeLessThan(1_000);
+    expect((await server.call('POST', `/api/executions/${id}/resume`)).status).toBe(200);
+    await eventually(
+      () => record(id),
+      (data) => data.nodes.split.messagesOut > held,
+      5_000,
+    );
 
     const stopping = performance.now();
     expect((await server.call('POST', `/api/executions/${id}/stop`)).status).toBe(200);
