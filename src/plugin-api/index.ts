@@ -9,7 +9,8 @@ export { definePlugin } from './plugin-definition.js';
 export type { NodeFactory, NodeKind, PluginDefinition, PluginSetup } from './plugin-definition.js';
 export { pluginSettings } from './plugin-settings.js';
 export type { PluginSettings, PluginSettingsOptions, SettingValues } from './plugin-settings.js';
-export type { Emit, Message, MessageHeaders, ProcessResult } from './message.js';
+export { collectEmits, isEmitStream } from './message.js';
+export type { Emit, EmitStream, Message, MessageHeaders, ProcessResult } from './message.js';
 export { StepFailure } from './step-failure.js';
 export { SIGNAL_WAITS_PER_NODE } from './node-context.js';
 export type {

@@ -26,5 +26,43 @@ export interface Emit {
   readonly headers?: Readonly<Record<string, unknown>>;
 }
 
-/** What one call of `process` emits: nothing, one message or several, in order. */
-export type ProcessResult = Emit | readonly Emit[] | undefined;
+/**
+ * Emits made one at a time: the engine asks for the next only once the node's children have
+ * room for it, and stops asking when the node is paused, stopped or timed out, so a node can
+ * emit millions of messages without holding them all. A plain iterable (a `function*`) costs
+ * no promise per emit; an async one (an `async function*`) may wait between emits.
+ */
+export type EmitStream = Iterable<Emit> | AsyncIterable<Emit>;
+
+/**
+ * What one call of `process` emits: nothing, one message, several in an array, or an
+ * `EmitStream`, in order.
+ */
+export type ProcessResult = Emit | readonly Emit[] | EmitStream | undefined;
+
+/**
+ * Whether `process` answered an `EmitStream` (an array is emitted as it is). Takes anything,
+ * since a plugin in plain JavaScript may answer anything.
+ */
+export function isEmitStream(result: unknown): result is EmitStream {
+  return (
+    typeof result === 'object' &&
+    result !== null &&
+    !Array.isArray(result) &&
+    (Symbol.iterator in result || Symbol.asyncIterator in result)
+  );
+}
+
+/**
+ * Everything `process` answered, as a list in order: a stream is pulled to its end. For tests,
+ * and for callers that must ship a whole answer at once (a remote worker's reply).
+ */
+export async function collectEmits(result: ProcessResult): Promise<Emit[]> {
+  if (result === undefined) return [];
+  if (isEmitStream(result)) {
+    const emits: Emit[] = [];
+    for await (const emit of result) emits.push(emit);
+    return emits;
+  }
+  return Array.isArray(result) ? [...(result as readonly Emit[])] : [result];
+}

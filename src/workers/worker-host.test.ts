@@ -120,6 +120,21 @@ describe('WorkerHost (SPEC: a worker runs only the plugin types in its own svc.w
     expect(host.openNodes).toBe(0);
   });
 
+  it('answers every emit of a stream in one reply (a SPLITTER of a long array)', async () => {
+    const { host, sent, send } = setup(['SPLITTER']);
+    host.open(open('n1', 'SPLITTER'));
+    const items = Array.from({ length: 100 }, (_, index) => index);
+    host.process(processing('c1', 'n1', items), send);
+    await settle();
+    expect(sent).toEqual([
+      {
+        type: 'result',
+        call: 'c1',
+        emits: items.map((payload, index) => ({ payload, headers: { index, count: 100 } })),
+      },
+    ]);
+  });
+
   it('aborts the signal a plugin sees when its call is cancelled, and answers nothing for it', async () => {
     const { host, probe, sent, send } = setup(['PROBE']);
     host.open(open('n1', 'PROBE', { hang: true }));

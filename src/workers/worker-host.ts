@@ -3,9 +3,8 @@
 // safeguards and log (SPEC Workflow-author safeguards, "Log line losses"; docs/workers.md).
 import type { ConfigResolver, PluginCatalog } from '../engine/index.js';
 import { PLACEMENT_KIND_MESSAGE } from '../engine/index.js';
-import { StepFailure, isStreamNode } from '../plugin-api/index.js';
+import { StepFailure, collectEmits, isStreamNode } from '../plugin-api/index.js';
 import type {
-  Emit,
   MessageProcessor,
   NodeContext,
   MeterTags,
@@ -207,11 +206,12 @@ export class WorkerHost {
       fail(error);
       return;
     }
-    Promise.resolve(result).then((emits) => {
-      const list: readonly Emit[] =
-        emits === undefined ? [] : Array.isArray(emits) ? emits : [emits as Emit];
-      finish({ type: 'result', call: callId, emits: list.map(toWireEmit) });
-    }, fail);
+    // A stream is pulled to its end here: one answer frame carries a placed node's output.
+    Promise.resolve(result)
+      .then(collectEmits)
+      .then((list) => {
+        finish({ type: 'result', call: callId, emits: list.map(toWireEmit) });
+      }, fail);
   }
 
   /** The control plane gave up on a call (a stop, a timeout): its signal aborts. */

@@ -2,8 +2,10 @@
 // the call, its element timeout and the node's idle timeout, retries with backoff while a
 // retry can help, and `onError` after the last attempt.
 import { messageOf } from '../../core/index.js';
-import { StepFailure } from '../../plugin-api/index.js';
+import { isEmitStream, StepFailure } from '../../plugin-api/index.js';
 import type {
+  Emit,
+  EmitStream,
   Message,
   MessageProcessor,
   NodeContext,
@@ -15,6 +17,7 @@ import type { NodeTask } from './node-task.js';
 import type { TimerHandle } from './run-clock.js';
 import type { RunEmitter } from './run-emitter.js';
 import type { RunLifecycle } from './run-lifecycle.js';
+import { shareOfEventLoop } from './share-of-event-loop.js';
 
 const MAX_BACKOFF_MS = 30_000;
 
@@ -50,7 +53,7 @@ export function handleMessage(
     return afterFailure(run, task, runtime, message, 1, error);
   }
   if (isThenable(result)) return settle(run, task, runtime, message, 1, result);
-  return run.emitter.emitAll(task, message, result);
+  return emitResult(run, task, runtime, message, 1, result);
 }
 
 /**
@@ -123,8 +126,7 @@ function handleAttempt(
   if (isThenable(result)) {
     return settle(run, task, runtime, message, 1, result, attemptCtx);
   }
-  attemptCtx.dispose();
-  return run.emitter.emitAll(task, message, result);
+  return emitResult(run, task, runtime, message, 1, result, attemptCtx);
 }
 
 /**
@@ -153,15 +155,95 @@ async function settle(
     emits = await guardWork(run, task, result, true, scoped);
     task.workDone();
   } catch (error) {
+    scoped?.dispose();
     await afterFailure(run, task, runtime, message, attempt, error);
     return;
-  } finally {
-    scoped?.dispose();
   }
-  await run.emitter.emitAll(task, message, emits);
+  await emitResult(run, task, runtime, message, attempt, emits, scoped);
 }
 
-/** Retries with backoff while a retry can help, then applies onError. */
+/**
+ * Emits what an attempt answered. An `EmitStream` is pulled under the attempt's context,
+ * whose signal and element timeout stay with it until the stream is done.
+ */
+function emitResult(
+  run: AttemptParts,
+  task: NodeTask,
+  runtime: MessageProcessor,
+  message: Message,
+  attempt: number,
+  result: ProcessResult,
+  scoped?: AttemptContext,
+): Promise<void> | undefined {
+  if (isEmitStream(result)) return emitStream(run, task, runtime, message, attempt, result, scoped);
+  scoped?.dispose();
+  return run.emitter.emitAll(task, message, result);
+}
+
+/**
+ * Pulls an `EmitStream` one emit at a time: the next only once the children took the last
+ * (their channels' back-pressure), none while the node is held paused, and none once the node
+ * ended, so a stop takes effect between two emits. Each wait for the next emit runs under the
+ * element and idle timeouts. What the stream throws fails the message as a throw of `process`
+ * would: a retry asks for the stream again and emits from its first item under the same ids
+ * (delivery is at-least-once), and an error emitted by onError follows what went out.
+ */
+async function emitStream(
+  run: AttemptParts,
+  task: NodeTask,
+  runtime: MessageProcessor,
+  message: Message,
+  attempt: number,
+  stream: EmitStream,
+  scoped: AttemptContext | undefined,
+): Promise<void> {
+  const iterator: Iterator<Emit> | AsyncIterator<Emit> =
+    Symbol.asyncIterator in stream ? stream[Symbol.asyncIterator]() : stream[Symbol.iterator]();
+  let index = 0;
+  let failure: { readonly error: unknown } | undefined;
+  // A stream cannot be closed while it is working on a next emit; it is let go instead.
+  let pulling = false;
+  try {
+    for (;;) {
+      const gate = task.gate;
+      if (gate !== undefined && !gate.free && !gate.stepping && (gate.paused || gate.runPaused)) {
+        const waiting = gate.enter();
+        if (waiting !== undefined) await waiting;
+      }
+      if (task.pendingEnd !== undefined) return;
+      let next: IteratorResult<Emit> | Promise<IteratorResult<Emit>>;
+      try {
+        next = iterator.next();
+        if (isThenable(next)) {
+          pulling = true;
+          task.working = true;
+          next = await guardWork(run, task, next, true, scoped);
+          task.workDone();
+          pulling = false;
+        }
+      } catch (error) {
+        failure = { error };
+        break;
+      }
+      if (next.done === true) return;
+      const pending = run.emitter.emitChild(task, message, index++, next.value);
+      if (pending !== undefined) await pending;
+      const turn = shareOfEventLoop();
+      if (turn !== undefined) await turn;
+    }
+  } finally {
+    scoped?.dispose();
+    if (pulling) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+    else await iterator.return?.();
+  }
+  task.workDone();
+  await afterFailure(run, task, runtime, message, attempt, failure.error, index);
+}
+
+/**
+ * Retries with backoff while a retry can help, then applies onError. `emitted` messages went
+ * out before the failure (part of a stream), so an error message takes the next index.
+ */
 async function afterFailure(
   run: AttemptParts,
   task: NodeTask,
@@ -169,6 +251,7 @@ async function afterFailure(
   message: Message,
   attempt: number,
   error: unknown,
+  emitted = 0,
 ): Promise<void> {
   if (error instanceof NodeEnd || task.pendingEnd !== undefined) throw error;
   const retryable = !(error instanceof StepFailure) || error.retryable;
@@ -209,10 +292,12 @@ async function afterFailure(
       ctx.log.warn('Message skipped after failure', { messageId: message.id, error: reason });
       return;
     case 'ERROR_PORT':
-      await run.emitter.emitAll(task, message, {
-        port: 'error',
-        payload: { error: reason, message },
-      });
+      await run.emitter.emitAll(
+        task,
+        message,
+        { port: 'error', payload: { error: reason, message } },
+        emitted,
+      );
       return;
     case 'FAIL':
       throw new NodeEnd('FAILURE', reason);

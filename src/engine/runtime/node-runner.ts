@@ -24,18 +24,13 @@ import type { TimerHandle } from './run-clock.js';
 import type { RunEmitter } from './run-emitter.js';
 import type { RunLifecycle } from './run-lifecycle.js';
 import type { RunOptions } from './run-ports.js';
+import { shareOfEventLoop } from './share-of-event-loop.js';
 
-/** Messages a source emits between two turns it gives the event loop. */
-const YIELD_EVERY = 16_384;
 /** JSON.stringify as it really is: undefined for undefined, functions and symbols. */
 const toJson = JSON.stringify as (value: unknown) => string | undefined;
 /** SPEC "Log line losses": the output of a node without live logs is logged cut to this. */
 const MAX_LOGGED_OUTPUT = 2048;
 const FIRST_ATTEMPT: MessageHeaders = Object.freeze({ attempt: 1 });
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** What a node's task works with: the parts of its run, shared by every node of it. */
 export interface RunParts extends AttemptParts {
@@ -251,6 +246,8 @@ async function replay(
       payload: message.payload,
     });
     if (pending !== undefined) await pending;
+    const turn = shareOfEventLoop();
+    if (turn !== undefined) await turn;
   }
   task.gate?.endStep();
 }
@@ -284,9 +281,9 @@ async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Pr
       const id = sourceMessageId(run.lineage, node.key, index++);
       const pending = run.emitter.emit(task, id, FIRST_ATTEMPT, next.value);
       if (pending !== undefined) await pending;
-      // A source that never has to wait would hold the event loop for the whole run:
-      // requests, streams and other runs get a turn every so many messages.
-      if (source && index % YIELD_EVERY === 0) await nextTurn();
+      // A stream that never has to wait would hold the event loop for the whole run.
+      const turn = shareOfEventLoop();
+      if (turn !== undefined) await turn;
     }
   } catch (error) {
     if (error instanceof NodeEnd || task.pendingEnd !== undefined) throw error;

@@ -1,12 +1,13 @@
 // How a node's output leaves it (ARCHITECTURE "One runner per node", steps 3 and 4): every
 // emitted message is recorded with the checkpoint writer, then written to the child channels
 // on its port at the pace of the slowest child; and a completed node's end marker is saved.
-import type { Emit, Message, MessageHeaders, ProcessResult } from '../../plugin-api/index.js';
+import type { Emit, Message, MessageHeaders } from '../../plugin-api/index.js';
 import type { CheckpointWriter, EncodedPayload, RecordingMessage } from '../checkpoints.js';
 import { childMessageId } from './message-ids.js';
 import type { NodeEnd } from './node-state.js';
 import type { NodeTask } from './node-task.js';
 import type { RunEventSink } from './run-ports.js';
+import { shareOfEventLoop } from './share-of-event-loop.js';
 
 /**
  * Where a message the engine sends on keeps what the checkpoint store made of its payload. A
@@ -61,30 +62,39 @@ export class RunEmitter {
     }
   }
 
-  /** What a per-message plugin answered for `input`, each emit with its derived id. */
-  emitAll(task: NodeTask, input: Message, result: ProcessResult): Promise<void> | undefined {
+  /**
+   * What a per-message plugin answered for `input`, each emit with its derived id. `first` is
+   * the index of the first emit: an error emitted after part of a stream follows what went out.
+   */
+  emitAll(
+    task: NodeTask,
+    input: Message,
+    result: Emit | readonly Emit[] | undefined,
+    first = 0,
+  ): Promise<void> | undefined {
     if (result === undefined) return undefined;
-    const key = task.node.key;
-    if (!Array.isArray(result)) {
-      const emit = result as Emit;
-      return this.emit(task, childMessageId(input.id, key, 0), input.headers, emit, input);
-    }
+    if (!Array.isArray(result)) return this.emitChild(task, input, first, result as Emit);
     const emits = result as readonly Emit[];
     for (let index = 0; index < emits.length; index++) {
       const emit = emits[index];
       if (emit === undefined) continue;
-      const pending = this.emit(
-        task,
-        childMessageId(input.id, key, index),
-        input.headers,
-        emit,
-        input,
-      );
+      const pending = this.emitChild(task, input, index, emit);
       if (pending !== undefined) {
         return pending.then(() => this.#emitRest(task, input, emits, index + 1));
       }
     }
     return undefined;
+  }
+
+  /** The `index`-th emit a node made for `input`, with the id derived from both. */
+  emitChild(task: NodeTask, input: Message, index: number, emit: Emit): Promise<void> | undefined {
+    return this.emit(
+      task,
+      childMessageId(input.id, task.node.key, index),
+      input.headers,
+      emit,
+      input,
+    );
   }
 
   /** A skipped node's output: the message unchanged on port `out`, with a derived id. */
@@ -146,12 +156,12 @@ export class RunEmitter {
     emits: readonly Emit[],
     from: number,
   ): Promise<void> {
-    const key = task.node.key;
     for (let index = from; index < emits.length; index++) {
       const emit = emits[index];
-      if (emit !== undefined) {
-        await this.emit(task, childMessageId(input.id, key, index), input.headers, emit, input);
-      }
+      if (emit !== undefined) await this.emitChild(task, input, index, emit);
+      // A long array is a generating loop of its own: it gives the event loop its turns.
+      const turn = shareOfEventLoop();
+      if (turn !== undefined) await turn;
     }
   }
 

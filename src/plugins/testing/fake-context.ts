@@ -7,13 +7,12 @@ import type {
   NodeContext,
   NodeRuntime,
   MeterTags,
-  ProcessResult,
   SignalAnswer,
   SignalRequest,
   StreamNode,
   SubWorkflowRequest,
 } from '../../plugin-api/index.js';
-import { isStreamNode } from '../../plugin-api/index.js';
+import { collectEmits, isStreamNode } from '../../plugin-api/index.js';
 
 export interface LoggedLine {
   readonly level: string;
@@ -144,10 +143,8 @@ export function message(payload: unknown, headers: Record<string, unknown> = {})
   return { id: `m-${++nextId}`, payload, headers: { attempt: 1, ...headers } };
 }
 
-export function asEmits(result: ProcessResult): Emit[] {
-  if (result === undefined) return [];
-  return Array.isArray(result) ? [...(result as readonly Emit[])] : [result as Emit];
-}
+/** Every emit of one `process` answer, in order; a stream is pulled to its end. */
+export const asEmits = collectEmits;
 
 /** Feeds `inputs` to a per-message plugin one by one and collects every emit in order. */
 export async function processAll(
@@ -158,7 +155,7 @@ export async function processAll(
   if (isStreamNode(runtime)) return collect(runtime, inputs, ctx);
   const processor: MessageProcessor = runtime;
   const out: Emit[] = [];
-  for (const input of inputs) out.push(...asEmits(await processor.process(input, ctx)));
+  for (const input of inputs) out.push(...(await asEmits(await processor.process(input, ctx))));
   await processor.close?.();
   return out;
 }

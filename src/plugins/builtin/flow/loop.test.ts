@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isEmitStream } from '../../../plugin-api/index.js';
 import type { MessageProcessor } from '../../../plugin-api/index.js';
 import { createTestContext, message, processAll } from '../../testing/index.js';
 import { loopPredicatePlugin, loopStreamPlugin } from './loop.js';
@@ -114,12 +115,33 @@ describe('LOOP_STREAM', () => {
     expect(await processAll(loop(loopStreamPlugin, countToThree), [message({ n: 3 })])).toEqual([]);
   });
 
-  it('emits none of the iterations of a message that reaches maxIterations with the condition still true', async () => {
+  it('emits each iteration as it is made, then fails without retry at maxIterations with the condition still true', async () => {
     const node = loop(loopStreamPlugin, { ...countToThree, maxIterations: 2 });
-    await expect(processAll(node, [message({ n: 0 })])).rejects.toMatchObject({
+    const emitted: unknown[] = [];
+    const pulling = (async () => {
+      const result = await node.process(message({ n: 0 }), createTestContext());
+      if (!isEmitStream(result)) throw new Error('LOOP_STREAM emits a stream');
+      for await (const emit of result) emitted.push(emit.payload);
+    })();
+    await expect(pulling).rejects.toMatchObject({
       retryable: false,
       message: 'LOOP_STREAM reached maxIterations (2) with the condition still true',
     });
+    expect(emitted).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('makes the next iteration only when the one before is asked for', async () => {
+    const node = loop(loopStreamPlugin, {
+      condition: 'true',
+      expression: '$ + 1',
+      maxIterations: 1e9,
+    });
+    const result = await node.process(message(0), createTestContext());
+    if (!isEmitStream(result) || !(Symbol.asyncIterator in result)) throw new Error('a stream');
+    const iterator = result[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual({ payload: 1, headers: { iteration: 1 } });
+    expect((await iterator.next()).value).toEqual({ payload: 2, headers: { iteration: 2 } });
+    await iterator.return?.();
   });
 
   it('fails a payload whose condition is true when no expression is set', async () => {

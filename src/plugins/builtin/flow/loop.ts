@@ -8,7 +8,7 @@ import {
   StepFailure,
   z,
 } from '../../../plugin-api/index.js';
-import type { Emit, Message, NodeContext } from '../../../plugin-api/index.js';
+import type { Message, NodeContext } from '../../../plugin-api/index.js';
 
 const loopConfig = z.looseObject({
   condition: jsonataExpression().describe('JSONata predicate; the loop goes on while it is true'),
@@ -20,18 +20,17 @@ const loopConfig = z.looseObject({
 
 type LoopConfig = z.output<typeof loopConfig>;
 
-/** Runs the loop over one message, passing each value after a step to `onStep`. */
-type Loop = (
-  message: Message,
-  ctx: NodeContext,
-  onStep?: (value: unknown, iteration: number) => void,
-) => Promise<{ readonly value: unknown; readonly iterations: number }>;
+/**
+ * The loop over one message: the value after each step, in order. Pulled, so LOOP_STREAM
+ * makes the next iteration only once the one before has gone on.
+ */
+type Loop = (message: Message, ctx: NodeContext) => AsyncGenerator<unknown, void, undefined>;
 
 function createLoop(type: string, config: LoopConfig): Loop {
   const condition = compileExpression(config.condition);
   const step = config.expression === undefined ? undefined : compileExpression(config.expression);
   const { maxIterations } = config;
-  return async (message, ctx, onStep) => {
+  return async function* (message, ctx) {
     let value = message.payload;
     let iterations = 0;
     while (isTruthy(await condition.evaluate(value, message, ctx))) {
@@ -49,9 +48,8 @@ function createLoop(type: string, config: LoopConfig): Loop {
       ctx.signal.throwIfAborted();
       value = (await step.evaluate(value, message, ctx)) ?? null;
       iterations += 1;
-      onStep?.(value, iterations);
+      yield value;
     }
-    return { value, iterations };
   };
 }
 
@@ -65,7 +63,12 @@ export const loopPredicatePlugin = definePlugin({
     const loop = createLoop('LOOP_PREDICATE', config);
     return {
       async process(message, ctx) {
-        const { value, iterations } = await loop(message, ctx);
+        let value = message.payload;
+        let iterations = 0;
+        for await (const next of loop(message, ctx)) {
+          value = next;
+          iterations += 1;
+        }
         return { payload: value, headers: { iterations } };
       },
     };
@@ -82,13 +85,14 @@ export const loopStreamPlugin = definePlugin({
   create: (config) => {
     const loop = createLoop('LOOP_STREAM', config);
     return {
-      async process(message, ctx) {
-        // All or nothing: a message that fails part-way emits none of its iterations.
-        const emits: Emit[] = [];
-        await loop(message, ctx, (payload, iteration) => {
-          emits.push({ payload, headers: { iteration } });
-        });
-        return emits;
+      // Each iteration goes on as it is made; a message that fails part-way has emitted the
+      // iterations before the failure, and an error message follows them.
+      async *process(message, ctx) {
+        let iteration = 0;
+        for await (const payload of loop(message, ctx)) {
+          iteration += 1;
+          yield { payload, headers: { iteration } };
+        }
       },
     };
   },

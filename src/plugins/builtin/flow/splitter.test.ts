@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { message, processAll } from '../../testing/index.js';
+import { isEmitStream } from '../../../plugin-api/index.js';
+import type { MessageProcessor } from '../../../plugin-api/index.js';
+import { createTestContext, message, processAll } from '../../testing/index.js';
 import { splitterPlugin } from './splitter.js';
 
-function runtimeOf(config: unknown) {
-  return splitterPlugin.create!(splitterPlugin.configSchema.parse(config), {
+function runtimeOf(config: unknown): MessageProcessor {
+  const runtime = splitterPlugin.create!(splitterPlugin.configSchema.parse(config), {
     nodeId: 'n',
     settings: undefined,
   });
+  if ('run' in runtime) throw new Error('SPLITTER is a per-message processor');
+  return runtime;
 }
 
 describe('SPLITTER', () => {
@@ -41,5 +45,15 @@ describe('SPLITTER', () => {
   it('emits nothing for an empty array or when the expression yields nothing', async () => {
     expect(await processAll(runtimeOf({}), [message([])])).toEqual([]);
     expect(await processAll(runtimeOf({ expression: 'missing' }), [message({})])).toEqual([]);
+  });
+
+  it('makes the message of each item of a long array only when it is asked for', async () => {
+    const items = Array.from({ length: 1_000_000 }, (_, index) => index);
+    const result = await runtimeOf({}).process(message(items), createTestContext());
+    if (!isEmitStream(result) || !(Symbol.iterator in result)) throw new Error('a stream');
+    const iterator = result[Symbol.iterator]();
+    expect(iterator.next().value).toEqual({ payload: 0, headers: { index: 0, count: 1_000_000 } });
+    expect(iterator.next().value).toEqual({ payload: 1, headers: { index: 1, count: 1_000_000 } });
+    iterator.return?.();
   });
 });
