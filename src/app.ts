@@ -153,6 +153,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     workers: buildInfo.workers,
     sessionMemory,
   });
+  const meters = new Meters();
   const registry = new ExecutionRegistry({
     maxExecutions: settings['svc.execution-log.retained-runs'],
     resultsPerExecution: settings['svc.results.max-per-execution'],
@@ -161,10 +162,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     maxSessions: settings['svc.tracker.max-sessions'],
     resultExecutions: settings['svc.results.max-executions'],
     resultTtlMs: settings['svc.results.ttl'],
+    resultBytes: settings['svc.results.max-bytes'],
+    logBytes: settings['svc.logs.store.max-bytes'],
+    onBudgetDrop: (store, entries) => {
+      meters.count('svc.memory.dropped', { store }, entries);
+    },
     now: () => clock.now(),
   });
-  const meters = new Meters();
-  const checkpoints = checkpointStoreFor(settings, database);
+  const checkpoints = checkpointStoreFor(settings, database, (messages) => {
+    meters.count('svc.memory.dropped', { store: 'checkpoints' }, messages);
+  });
   // A standby loads the checkpoint store's list of executions when it takes over: until then
   // the leader adds to it.
   if (ha === undefined) await checkpoints.open();
@@ -193,7 +200,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   meters.observe('svc.tracker.queue.depth', () => journal.pending);
   // Numbered from the boot time: 1,000 numbers a millisecond of uptime before a restart
   // could reach those of the next server, far more than a server publishes.
-  const bus = new EventBus(10_000, clock.now() * 1000);
+  const bus = new EventBus(10_000, clock.now() * 1000, {
+    maxBytes: settings['svc.streaming.event-history-max-bytes'],
+    onDrop: (events) => {
+      meters.count('svc.memory.dropped', { store: 'events' }, events);
+    },
+  });
   const progress = new ProgressHistory({
     perExecution: settings['svc.streaming.status-history-max-snapshots'],
     executions: settings['svc.streaming.status-history-max-executions'],
@@ -251,6 +263,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     workers: buildInfo.workers,
     placement: buildInfo.workers ? workerRegistry : undefined,
     runDeadlineMs: settings['svc.session.execution-timeout-seconds'] * 1000,
+    maxPayloadBytes: settings['svc.limits.max-payload'],
     planTtlMs: settings['svc.workflow.cache-ttl'],
     ...(leadership === undefined ? {} : { leadership }),
   });
@@ -520,6 +533,7 @@ function sessionStoreFor(settings: Settings, database: PostgresDatabase | undefi
 function checkpointStoreFor(
   settings: Settings,
   database: PostgresDatabase | undefined,
+  onBudgetDrop: (messages: number) => void,
 ): CheckpointStore {
   const type = settings['svc.restart.store-type'];
   const dir = settings['svc.restart.dir'];
@@ -534,6 +548,8 @@ function checkpointStoreFor(
     messagesPerNode: settings['svc.restart.messages-per-node'],
     bytesPerNode: settings['svc.restart.bytes-per-node'],
     spillDir: settings['svc.restart.spill-dir'],
+    maxBytes: settings['svc.restart.max-bytes'],
+    onBudgetDrop,
   });
 }
 

@@ -1,8 +1,11 @@
 // Execution records (CONTRACT section 3) with their result events and node log lines, kept in
-// memory within SPEC's bounds: the newest executions, results per execution, log lines.
+// memory within SPEC's bounds: the newest executions, results per execution, log lines; and
+// within byte budgets on top of them, so that large payloads cannot grow the heap without end.
 import { IsoTimes } from '../core/index.js';
 import type { Message } from '../plugin-api/index.js';
+import { messagePayloadBytes, payloadBytes } from '../engine/index.js';
 import type { LogLevel, NodeState, NodeStatus } from '../engine/index.js';
+import { HELD_BYTES, oldestCovering, totalHeldBytes } from './held-bytes.js';
 import { assertTransition, isTerminalExecutionStatus } from './execution-states.js';
 import type { ExecutionStatus } from './execution-states.js';
 import { EndedExecutions } from './ended-executions.js';
@@ -41,6 +44,8 @@ export interface ResultEvent {
   readonly nodeId: string;
   readonly messageId: string;
   readonly payload: unknown;
+  /** What it counts against `svc.results.max-bytes`; a symbol, so answers never show it. */
+  readonly [HELD_BYTES]?: number;
 }
 
 export interface LogEntry {
@@ -51,7 +56,17 @@ export interface LogEntry {
   readonly level: LogLevel;
   readonly message: string;
   readonly fields: Readonly<Record<string, unknown>>;
+  /** What it counts against `svc.logs.store.max-bytes`. */
+  readonly [HELD_BYTES]?: number;
 }
+
+/** What a log line counts besides its message and fields: its other members, about. */
+const LOG_LINE_OVERHEAD = 160;
+/** A log line's fields are small by nature; counting stops beyond this. */
+const LOG_FIELDS_COUNTED = 1024 * 1024;
+
+/** The histories of the registry that have a byte budget (`svc.memory.dropped` tag `store`). */
+export type BudgetedHistory = 'results' | 'logs';
 
 export interface ExecutionFields {
   readonly executionId: string;
@@ -101,6 +116,9 @@ export class ExecutionEntry implements ExecutionFields {
   nodes: readonly NodeState[] = [];
   results: ResultEvent[] = [];
   logs: LogEntry[] = [];
+  /** Bytes of `results` and `logs`, as their byte budgets count them. */
+  resultBytes = 0;
+  logBytes = 0;
   resultSeq = 0;
   logSeq = 0;
   /** When result events were last written or read (SPEC `svc.results.ttl`). */
@@ -167,6 +185,18 @@ export interface RegistryLimits {
   readonly resultExecutions?: number;
   /** SPEC `svc.results.ttl`: result events go this long after their last use. */
   readonly resultTtlMs?: number;
+  /**
+   * `svc.results.max-bytes`: result events held over all executions, payloads counted by
+   * their JSON length; beyond it the oldest results of the least recently used go first.
+   */
+  readonly resultBytes?: number;
+  /**
+   * `svc.logs.store.max-bytes`: log lines held over all executions; beyond it the oldest
+   * lines of the executions that logged least recently go first.
+   */
+  readonly logBytes?: number;
+  /** Told how many entries a byte budget dropped (`svc.memory.dropped`). */
+  readonly onBudgetDrop?: (history: BudgetedHistory, entries: number) => void;
   readonly now?: () => number;
 }
 
@@ -193,6 +223,12 @@ export class ExecutionRegistry {
   /** Executions holding result events, least recently used first. */
   readonly #withResults = new Map<string, ExecutionEntry>();
   #lastTouched: ExecutionEntry | undefined;
+  /** Executions holding log lines, the one that logged least recently first. */
+  readonly #withLogs = new Map<string, ExecutionEntry>();
+  #lastLogged: ExecutionEntry | undefined;
+  /** Bytes held over all executions, as the byte budgets count them. */
+  #resultBytes = 0;
+  #logBytes = 0;
   readonly #times = new IsoTimes();
 
   constructor(limits: RegistryLimits) {
@@ -221,7 +257,44 @@ export class ExecutionRegistry {
   /** Keeps the newest `keep` results; trimming in batches keeps adding a result cheap. */
   #trimResults(entry: ExecutionEntry, keep: number): void {
     const excess = entry.results.length - keep;
-    if (excess > 0) entry.results.splice(0, excess);
+    if (excess > 0) this.#dropResults(entry, excess);
+  }
+
+  /** Drops an execution's `count` oldest results. */
+  #dropResults(entry: ExecutionEntry, count: number): void {
+    const bytes = totalHeldBytes(entry.results.splice(0, count));
+    entry.resultBytes -= bytes;
+    this.#resultBytes -= bytes;
+    if (entry.results.length === 0) this.#clearResults(entry);
+  }
+
+  /** Lets go of every result of an execution. */
+  #clearResults(holder: ExecutionEntry): void {
+    this.#resultBytes -= holder.resultBytes;
+    holder.resultBytes = 0;
+    holder.results = [];
+    this.#withResults.delete(holder.executionId);
+    if (this.#lastTouched === holder) this.#lastTouched = undefined;
+  }
+
+  /**
+   * A byte budget: drops the oldest entries of the executions used (results) or logged (log
+   * lines) least recently until the rest fit. The execution of the entry just added is last,
+   * so its newest entry goes only with every other entry it has: a run's last log line is
+   * still there to be streamed.
+   */
+  #shed(history: BudgetedHistory, max: number): void {
+    const results = history === 'results';
+    let dropped = 0;
+    for (const holder of (results ? this.#withResults : this.#withLogs).values()) {
+      const excess = (results ? this.#resultBytes : this.#logBytes) - max;
+      if (excess <= 0) break;
+      const count = oldestCovering(results ? holder.results : holder.logs, excess);
+      dropped += count;
+      if (results) this.#dropResults(holder, count);
+      else this.#dropLogs(holder, count);
+    }
+    if (dropped > 0) this.#limits.onBudgetDrop?.(history, dropped);
   }
 
   #touchResults(entry: ExecutionEntry): void {
@@ -233,11 +306,9 @@ export class ExecutionRegistry {
     this.#withResults.set(entry.executionId, entry);
     const max = this.#limits.resultExecutions;
     if (max === undefined) return;
-    for (const [executionId, holder] of this.#withResults) {
+    for (const holder of this.#withResults.values()) {
       if (this.#withResults.size <= max) break;
-      holder.results = [];
-      this.#withResults.delete(executionId);
-      if (this.#lastTouched === holder) this.#lastTouched = undefined;
+      this.#clearResults(holder);
     }
   }
 
@@ -245,27 +316,42 @@ export class ExecutionRegistry {
     const ttl = this.#limits.resultTtlMs;
     if (ttl === undefined) return;
     const now = this.#limits.now?.() ?? Date.now();
-    for (const [executionId, holder] of this.#withResults) {
+    for (const holder of this.#withResults.values()) {
       if (now - holder.resultsUsedAt <= ttl) break;
-      holder.results = [];
-      this.#withResults.delete(executionId);
-      if (this.#lastTouched === holder) this.#lastTouched = undefined;
+      this.#clearResults(holder);
     }
   }
 
   addResult(entry: ExecutionEntry, nodeId: string, message: Message, now: number): ResultEvent {
+    // Measured by the engine when the message was emitted: no second walk of the payload.
+    const bytes = messagePayloadBytes(message);
     const result: ResultEvent = {
       seq: ++entry.resultSeq,
       timestamp: this.#times.of(now),
       nodeId,
       messageId: message.id,
       payload: message.payload,
+      [HELD_BYTES]: bytes,
     };
     entry.results.push(result);
+    entry.resultBytes += bytes;
+    this.#resultBytes += bytes;
     const keep = this.#limits.resultsPerExecution;
     if (entry.results.length >= 2 * keep) this.#trimResults(entry, keep);
     this.#touchResults(entry);
+    const max = this.#limits.resultBytes;
+    if (max !== undefined && this.#resultBytes > max) this.#shed('results', max);
     return result;
+  }
+
+  /** Bytes of result events held over all executions (`svc.results.max-bytes`). */
+  get resultBytes(): number {
+    return this.#resultBytes;
+  }
+
+  /** Bytes of log lines held over all executions (`svc.logs.store.max-bytes`). */
+  get logBytes(): number {
+    return this.#logBytes;
   }
 
   /** Keeps a node log line; answers how many lines it dropped to stay within the bounds. */
@@ -279,18 +365,49 @@ export class ExecutionRegistry {
     },
     now: number,
   ): number {
+    const bytes =
+      LOG_LINE_OVERHEAD +
+      line.nodeId.length +
+      line.message.length +
+      payloadBytes(line.fields, LOG_FIELDS_COUNTED);
     entry.logs.push({
       seq: ++entry.logSeq,
       timestamp: new Date(now).toISOString(),
       executionId: entry.executionId,
       ...line,
+      [HELD_BYTES]: bytes,
     });
+    entry.logBytes += bytes;
+    this.#logBytes += bytes;
+    this.#touchLogs(entry);
     let dropped = this.#expireLogs(entry, now);
     if (entry.logs.length > this.#limits.logsPerExecution) {
-      entry.logs.shift();
+      this.#dropLogs(entry, 1);
       dropped++;
     }
+    const max = this.#limits.logBytes;
+    if (max !== undefined && this.#logBytes > max) this.#shed('logs', max);
     return dropped;
+  }
+
+  #touchLogs(entry: ExecutionEntry): void {
+    if (this.#lastLogged === entry) return;
+    this.#lastLogged = entry;
+    this.#withLogs.delete(entry.executionId);
+    this.#withLogs.set(entry.executionId, entry);
+  }
+
+  /** Drops an execution's `count` oldest log lines. */
+  #dropLogs(entry: ExecutionEntry, count: number): void {
+    const bytes = totalHeldBytes(entry.logs.splice(0, count));
+    entry.logBytes -= bytes;
+    this.#logBytes -= bytes;
+    if (entry.logs.length === 0) this.#releaseLogs(entry);
+  }
+
+  #releaseLogs(entry: ExecutionEntry): void {
+    this.#withLogs.delete(entry.executionId);
+    if (this.#lastLogged === entry) this.#lastLogged = undefined;
   }
 
   /** The log lines an execution still keeps, oldest first. */
@@ -308,7 +425,7 @@ export class ExecutionRegistry {
     if (Date.parse(first.timestamp) >= oldest) return 0;
     const keep = entry.logs.findIndex((line) => Date.parse(line.timestamp) >= oldest);
     const dropped = keep === -1 ? entry.logs.length : keep;
-    entry.logs.splice(0, dropped);
+    this.#dropLogs(entry, dropped);
     return dropped;
   }
 
@@ -363,9 +480,7 @@ export class ExecutionRegistry {
       const oldest = this.#ended.takeOldest();
       if (oldest === undefined) break;
       // Dropped already (by the session bound below): nothing more to do for it.
-      if (this.#entries.get(oldest.executionId) === oldest) {
-        this.#entries.delete(oldest.executionId);
-      }
+      if (this.#entries.get(oldest.executionId) === oldest) this.#forget(oldest);
     }
     const maxSessions = this.#limits.maxSessions ?? null;
     if (maxSessions === null) return;
@@ -381,11 +496,20 @@ export class ExecutionRegistry {
       let emptied = true;
       for (const entry of this.#entries.values()) {
         if (entry.sessionId !== sessionId) continue;
-        if (isTerminalExecutionStatus(entry.status)) this.#entries.delete(entry.executionId);
+        if (isTerminalExecutionStatus(entry.status)) this.#forget(entry);
         else emptied = false;
       }
       if (emptied) held--;
     }
+  }
+
+  /** Drops an execution with what it holds, so the byte totals hold only what is kept. */
+  #forget(entry: ExecutionEntry): void {
+    this.#entries.delete(entry.executionId);
+    if (entry.results.length > 0 || this.#withResults.has(entry.executionId)) {
+      this.#clearResults(entry);
+    }
+    if (entry.logs.length > 0) this.#dropLogs(entry, entry.logs.length);
   }
 
   /** Sessions that have executions held. */

@@ -1,10 +1,12 @@
 // How a node's output leaves it (ARCHITECTURE "One runner per node", steps 3 and 4): every
 // emitted message is recorded with the checkpoint writer, then written to the child channels
 // on its port at the pace of the slowest child; and a completed node's end marker is saved.
+// A payload over the server's largest (`svc.limits.max-payload`) fails its message instead.
 import type { Emit, Message, MessageHeaders, ProcessResult } from '../../plugin-api/index.js';
 import type { CheckpointWriter, EncodedPayload, RecordingMessage } from '../checkpoints.js';
 import { childMessageId } from './message-ids.js';
-import type { NodeEnd } from './node-state.js';
+import { payloadBytes } from './payload-size.js';
+import { NodeEnd } from './node-state.js';
 import type { NodeTask } from './node-task.js';
 import type { RunEventSink } from './run-ports.js';
 
@@ -13,10 +15,24 @@ import type { RunEventSink } from './run-ports.js';
  * symbol: plugins get the message object itself and neither see the key nor write it out.
  */
 const ENCODED: unique symbol = Symbol('encoded payload');
+/** The payload's measured size, kept the same way so that a chain measures a payload once. */
+const SIZE: unique symbol = Symbol('payload size');
+
+/** A bound no payload reaches that keeps sums of sizes finite (a cyclic one counts just over). */
+const UNLIMITED = 2 ** 40;
 
 /** A message as the engine sends it between nodes. */
 interface SentMessage extends Message {
   [ENCODED]: EncodedPayload;
+  [SIZE]: number;
+}
+
+/**
+ * About the JSON length of a message's payload (payload-size.ts): what the engine measured
+ * when the message was emitted, else measured now. Memory budgets count held payloads by it.
+ */
+export function messagePayloadBytes(message: Message): number {
+  return (message as Partial<SentMessage>)[SIZE] ?? payloadBytes(message.payload, UNLIMITED);
 }
 
 /** One per run: the run's tasks by plan index, and the checkpoint writer while it records. */
@@ -25,12 +41,20 @@ export class RunEmitter {
   readonly #events: RunEventSink;
   /** The engine logs at DEBUG: each node's last output is kept for its completion log. */
   readonly #debug: boolean;
+  /** `svc.limits.max-payload`: a larger emitted payload fails its message. */
+  readonly #maxPayload: number;
   #checkpoints: CheckpointWriter | undefined;
 
-  constructor(tasks: readonly NodeTask[], events: RunEventSink, debug: boolean) {
+  constructor(
+    tasks: readonly NodeTask[],
+    events: RunEventSink,
+    debug: boolean,
+    maxPayload: number,
+  ) {
     this.#tasks = tasks;
     this.#events = events;
     this.#debug = debug;
+    this.#maxPayload = maxPayload;
   }
 
   /** Records every emitted message and end marker with `writer` (SPEC Checkpoint). */
@@ -110,6 +134,53 @@ export class RunEmitter {
     input?: Message,
   ): Promise<void> | undefined {
     if (task.pendingEnd !== undefined) return undefined;
+    const passedOn = input !== undefined && input.payload === emit.payload;
+    const size =
+      (passedOn ? (input as Partial<SentMessage>)[SIZE] : undefined) ??
+      payloadBytes(emit.payload, this.#maxPayload);
+    if (size > this.#maxPayload) return this.#tooLarge(task, id, inherited, size, input);
+    return this.#send(task, id, inherited, emit, size, passedOn ? input : undefined);
+  }
+
+  /**
+   * An emitted payload over `svc.limits.max-payload` fails its message the way a plugin
+   * failure that no retry can help does: the node's onError decides (CONTRACT section 2). The
+   * payload goes nowhere, so it is let go at once instead of being held by edges and stores.
+   */
+  #tooLarge(
+    task: NodeTask,
+    id: string,
+    inherited: MessageHeaders,
+    tooLarge: number,
+    input: Message | undefined,
+  ): Promise<void> | undefined {
+    const reason =
+      `Payload of at least ${tooLarge} bytes is larger than svc.limits.max-payload ` +
+      `(${this.#maxPayload} bytes)`;
+    switch (task.node.settings.onError) {
+      case 'SKIP':
+        task.state.skipped++;
+        task.context.log.warn('Message skipped after failure', { messageId: id, error: reason });
+        return undefined;
+      case 'ERROR_PORT': {
+        const payload = input === undefined ? { error: reason } : { error: reason, message: input };
+        // Not held to the limit again: the input passed it, and the error must go out.
+        const size = payloadBytes(payload, UNLIMITED);
+        return this.#send(task, id, inherited, { port: 'error', payload }, size, undefined);
+      }
+      case 'FAIL':
+        throw new NodeEnd('FAILURE', reason);
+    }
+  }
+
+  #send(
+    task: NodeTask,
+    id: string,
+    inherited: MessageHeaders,
+    emit: Emit,
+    size: number,
+    input: Message | undefined,
+  ): Promise<void> | undefined {
     task.state.messagesOut++;
     const headers =
       emit.headers === undefined
@@ -117,27 +188,31 @@ export class RunEmitter {
           ? inherited
           : { ...inherited, attempt: 1 }
         : { ...inherited, ...emit.headers, attempt: 1 };
-    const message: SentMessage = { id, payload: emit.payload, headers, [ENCODED]: undefined };
+    const message: SentMessage = {
+      id,
+      payload: emit.payload,
+      headers,
+      [ENCODED]: undefined,
+      [SIZE]: size,
+    };
     if (this.#debug) task.context.lastOutput = emit.payload;
     const node = task.node;
     const port = emit.port ?? 'out';
     const targets = node.routes.get(port) ?? node.anyPort;
     const checkpoints = this.#checkpoints;
     if (checkpoints !== undefined) {
-      const recording: RecordingMessage = { id, port, payload: emit.payload, headers };
+      const recording: RecordingMessage = { id, port, payload: emit.payload, headers, size };
       // A payload passed on unchanged is not encoded again (EncodedPayload).
-      if (input !== undefined && input.payload === emit.payload) {
-        recording.encoded = (input as Partial<SentMessage>)[ENCODED];
-      }
+      if (input !== undefined) recording.encoded = (input as Partial<SentMessage>)[ENCODED];
       const recorded = (task.recorder ??= checkpoints.node(node.nodeId)).record(recording);
       message[ENCODED] = recording.encoded;
       // The store holds too much unwritten: the node waits for it as for a full edge.
       if (recorded !== undefined) {
-        const sent = this.#send(targets, message);
+        const sent = this.#deliver(targets, message);
         return sent === undefined ? recorded : Promise.all([recorded, sent]).then(() => undefined);
       }
     }
-    return this.#send(targets, message);
+    return this.#deliver(targets, message);
   }
 
   async #emitRest(
@@ -155,7 +230,7 @@ export class RunEmitter {
     }
   }
 
-  #send(targets: readonly number[], message: Message): Promise<void> | undefined {
+  #deliver(targets: readonly number[], message: Message): Promise<void> | undefined {
     const tasks = this.#tasks;
     if (targets.length === 1) return tasks[targets[0] ?? -1]?.input?.send(message);
     let waiting: Promise<void>[] | undefined;

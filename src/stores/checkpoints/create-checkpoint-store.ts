@@ -14,6 +14,9 @@ export type CheckpointStoreOptions =
       readonly bytesPerNode: number;
       /** With a directory, the memory store spills output beyond its caps there. */
       readonly spillDir: string | null;
+      /** `svc.restart.max-bytes`: output held in memory over all executions. */
+      readonly maxBytes?: number;
+      readonly onBudgetDrop?: (messages: number) => void;
     }
   | { readonly type: 'file'; readonly dir: string }
   | { readonly type: 'postgres'; readonly db: PostgresDatabase };
@@ -22,11 +25,7 @@ export type CheckpointStoreOptions =
 export function createCheckpointStore(options: CheckpointStoreOptions): CheckpointStore {
   switch (options.type) {
     case 'memory':
-      return new MemoryCheckpointStore({
-        messagesPerNode: options.messagesPerNode,
-        bytesPerNode: options.bytesPerNode,
-        spillDir: options.spillDir,
-      });
+      return new MemoryCheckpointStore(options);
     case 'file':
       return new FileCheckpointStore({ dir: options.dir });
     case 'postgres':
