@@ -144,7 +144,7 @@ describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
     fill(registry, 'l', 1);
     const entry = registry.get('l-0')!;
     const line = { nodeId: 'n', level: 'INFO' as const, message: 'm', fields: {} };
-    const dropped = [1, 2, 3, 4, 5].map(() => registry.addLog(entry, line, 0));
+    const dropped = [1, 2, 3, 4, 5].map(() => registry.addLog(entry, line, 0).dropped);
     expect(dropped).toEqual([0, 0, 0, 1, 1]);
     expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([3, 4, 5]);
   });
@@ -167,7 +167,7 @@ describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
     now += 11 * 60_000;
     expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([2]);
     now += 20 * 60_000;
-    expect(registry.addLog(entry, line, now)).toBe(1);
+    expect(registry.addLog(entry, line, now).dropped).toBe(1);
     expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([3]);
   });
 
@@ -282,5 +282,17 @@ describe('Byte budgets of result events and log lines (docs/limits.md)', () => {
     expect(registry.logsOf(b).map((kept) => kept.seq)).toEqual([1, 2, 3]);
     expect(drops).toEqual([{ history: 'logs', entries: 1 }]);
     expect(registry.logBytes).toBeLessThanOrEqual(5_000);
+  });
+
+  it('answers a line the budget let go of at once, so the live stream still gets it', () => {
+    const { registry, drops, entries } = budgeted({ logBytes: 0 });
+    const [a] = entries as [ExecutionEntry];
+    const line = { nodeId: 'n', level: 'WARN' as const, message: 'kept live', fields: {} };
+    expect(registry.addLog(a, line, 0)).toMatchObject({
+      line: { seq: 1, message: 'kept live' },
+      dropped: 0,
+    });
+    expect(registry.logsOf(a)).toEqual([]);
+    expect(drops).toEqual([{ history: 'logs', entries: 1 }]);
   });
 });

@@ -354,7 +354,11 @@ export class ExecutionRegistry {
     return this.#logBytes;
   }
 
-  /** Keeps a node log line; answers how many lines it dropped to stay within the bounds. */
+  /**
+   * Keeps a node log line; answers it, and how many lines SPEC's count and time rules
+   * dropped. The byte budget may let go of the line at once; it is answered all the same, for
+   * the live stream.
+   */
   addLog(
     entry: ExecutionEntry,
     line: {
@@ -364,19 +368,20 @@ export class ExecutionRegistry {
       fields: Readonly<Record<string, unknown>>;
     },
     now: number,
-  ): number {
+  ): { readonly line: LogEntry; readonly dropped: number } {
     const bytes =
       LOG_LINE_OVERHEAD +
       line.nodeId.length +
       line.message.length +
       payloadBytes(line.fields, LOG_FIELDS_COUNTED);
-    entry.logs.push({
+    const kept: LogEntry = {
       seq: ++entry.logSeq,
       timestamp: new Date(now).toISOString(),
       executionId: entry.executionId,
       ...line,
       [HELD_BYTES]: bytes,
-    });
+    };
+    entry.logs.push(kept);
     entry.logBytes += bytes;
     this.#logBytes += bytes;
     this.#touchLogs(entry);
@@ -387,7 +392,7 @@ export class ExecutionRegistry {
     }
     const max = this.#limits.logBytes;
     if (max !== undefined && this.#logBytes > max) this.#shed('logs', max);
-    return dropped;
+    return { line: kept, dropped };
   }
 
   #touchLogs(entry: ExecutionEntry): void {
