@@ -134,12 +134,43 @@ export class RunEmitter {
     input?: Message,
   ): Promise<void> | undefined {
     if (task.pendingEnd !== undefined) return undefined;
-    const passedOn = input !== undefined && input.payload === emit.payload;
+    // A payload passed on unchanged is neither measured nor encoded again (EncodedPayload).
+    const passed = input !== undefined && input.payload === emit.payload ? input : undefined;
     const size =
-      (passedOn ? (input as Partial<SentMessage>)[SIZE] : undefined) ??
+      (passed as Partial<SentMessage> | undefined)?.[SIZE] ??
       payloadBytes(emit.payload, this.#maxPayload);
     if (size > this.#maxPayload) return this.#tooLarge(task, id, inherited, size, input);
-    return this.#send(task, id, inherited, emit, size, passedOn ? input : undefined);
+    task.state.messagesOut++;
+    const headers =
+      emit.headers === undefined
+        ? inherited.attempt === 1
+          ? inherited
+          : { ...inherited, attempt: 1 }
+        : { ...inherited, ...emit.headers, attempt: 1 };
+    const message: SentMessage = {
+      id,
+      payload: emit.payload,
+      headers,
+      [ENCODED]: undefined,
+      [SIZE]: size,
+    };
+    if (this.#debug) task.context.lastOutput = emit.payload;
+    const node = task.node;
+    const port = emit.port ?? 'out';
+    const targets = node.routes.get(port) ?? node.anyPort;
+    const checkpoints = this.#checkpoints;
+    if (checkpoints !== undefined) {
+      const recording: RecordingMessage = { id, port, payload: emit.payload, headers, size };
+      if (passed !== undefined) recording.encoded = (passed as Partial<SentMessage>)[ENCODED];
+      const recorded = (task.recorder ??= checkpoints.node(node.nodeId)).record(recording);
+      message[ENCODED] = recording.encoded;
+      // The store holds too much unwritten: the node waits for it as for a full edge.
+      if (recorded !== undefined) {
+        const sent = this.#send(targets, message);
+        return sent === undefined ? recorded : Promise.all([recorded, sent]).then(() => undefined);
+      }
+    }
+    return this.#send(targets, message);
   }
 
   /**
@@ -163,56 +194,13 @@ export class RunEmitter {
         task.context.log.warn('Message skipped after failure', { messageId: id, error: reason });
         return undefined;
       case 'ERROR_PORT': {
+        // The input passed the limit; should the error with it not, the error goes alone.
         const payload = input === undefined ? { error: reason } : { error: reason, message: input };
-        // Not held to the limit again: the input passed it, and the error must go out.
-        const size = payloadBytes(payload, UNLIMITED);
-        return this.#send(task, id, inherited, { port: 'error', payload }, size, undefined);
+        return this.emit(task, id, inherited, { port: 'error', payload });
       }
       case 'FAIL':
         throw new NodeEnd('FAILURE', reason);
     }
-  }
-
-  #send(
-    task: NodeTask,
-    id: string,
-    inherited: MessageHeaders,
-    emit: Emit,
-    size: number,
-    input: Message | undefined,
-  ): Promise<void> | undefined {
-    task.state.messagesOut++;
-    const headers =
-      emit.headers === undefined
-        ? inherited.attempt === 1
-          ? inherited
-          : { ...inherited, attempt: 1 }
-        : { ...inherited, ...emit.headers, attempt: 1 };
-    const message: SentMessage = {
-      id,
-      payload: emit.payload,
-      headers,
-      [ENCODED]: undefined,
-      [SIZE]: size,
-    };
-    if (this.#debug) task.context.lastOutput = emit.payload;
-    const node = task.node;
-    const port = emit.port ?? 'out';
-    const targets = node.routes.get(port) ?? node.anyPort;
-    const checkpoints = this.#checkpoints;
-    if (checkpoints !== undefined) {
-      const recording: RecordingMessage = { id, port, payload: emit.payload, headers, size };
-      // A payload passed on unchanged is not encoded again (EncodedPayload).
-      if (input !== undefined) recording.encoded = (input as Partial<SentMessage>)[ENCODED];
-      const recorded = (task.recorder ??= checkpoints.node(node.nodeId)).record(recording);
-      message[ENCODED] = recording.encoded;
-      // The store holds too much unwritten: the node waits for it as for a full edge.
-      if (recorded !== undefined) {
-        const sent = this.#deliver(targets, message);
-        return sent === undefined ? recorded : Promise.all([recorded, sent]).then(() => undefined);
-      }
-    }
-    return this.#deliver(targets, message);
   }
 
   async #emitRest(
@@ -230,7 +218,7 @@ export class RunEmitter {
     }
   }
 
-  #deliver(targets: readonly number[], message: Message): Promise<void> | undefined {
+  #send(targets: readonly number[], message: Message): Promise<void> | undefined {
     const tasks = this.#tasks;
     if (targets.length === 1) return tasks[targets[0] ?? -1]?.input?.send(message);
     let waiting: Promise<void>[] | undefined;
