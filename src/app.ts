@@ -319,7 +319,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     audit,
     supervisors: new Supervisors(settings['svc.supervisors']),
     bus,
-    feeds: new EventFeeds(bus, { capacity: SSE_QUEUED, frame: (event) => event.frame() }),
+    feeds: new EventFeeds(bus, {
+      capacity: SSE_QUEUED,
+      frame: (event) => event.frame(),
+      maxBytes: settings['svc.streaming.event-history-max-bytes'],
+      onDrop: (events) => {
+        meters.count('svc.memory.dropped', { store: 'streams' }, events);
+      },
+    }),
     progress,
   });
   const ruleSupervisors = startRuleSupervisors(settings['svc.supervisors'], {

@@ -84,7 +84,7 @@ export const METER_CATALOGUE = [
     type: 'counter',
     tags: ['store'],
     description:
-      'entries an in-memory history let go of to stay within its byte budget; store: results, logs, events, checkpoints',
+      'entries an in-memory history let go of to stay within its byte budget; store: results, logs, events, streams, checkpoints',
   },
   {
     name: 'svc.checkpoint.errors',
