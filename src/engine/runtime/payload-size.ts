@@ -13,20 +13,31 @@ const MAX_DEPTH = 1000;
 /**
  * About the JSON length of `payload`. Counting stops once it passes `stopAbove`, so a huge
  * object costs at most that many steps; the answer is then "at least" that much. A payload
- * nested deeper than MAX_DEPTH (a cyclic one) counts as just over `stopAbove`.
+ * nested deeper than MAX_DEPTH (a cyclic one) counts as just over `stopAbove`. Members are
+ * the enumerable ones, as `for...in` finds them: JSON takes only own ones, which plain data
+ * is made of.
  */
 export function payloadBytes(payload: unknown, stopAbove = DEFAULT_MAX_PAYLOAD_BYTES): number {
-  switch (typeof payload) {
+  return memberBytes(payload, stopAbove, 0);
+}
+
+// Small functions with the common case first: the engine measures every new payload, most of
+// them objects of a few numbers and short strings.
+function memberBytes(value: unknown, budget: number, depth: number): number {
+  if (typeof value !== 'object' || value === null) return primitiveBytes(value);
+  return ArrayBuffer.isView(value) ? value.byteLength : objectBytes(value, budget, depth);
+}
+
+function primitiveBytes(value: unknown): number {
+  switch (typeof value) {
     case 'string':
-      return payload.length + 2;
+      return value.length + 2;
     case 'number':
       return NUMBER_BYTES;
     case 'boolean':
-      return payload ? 4 : 5;
+      return value ? 4 : 5;
     case 'object':
-      if (payload === null) return 4;
-      if (ArrayBuffer.isView(payload)) return payload.byteLength;
-      return objectBytes(payload, stopAbove, 0, 0);
+      return 4;
     case 'undefined':
     case 'function':
     case 'symbol':
@@ -36,34 +47,25 @@ export function payloadBytes(payload: unknown, stopAbove = DEFAULT_MAX_PAYLOAD_B
   }
 }
 
-function objectBytes(value: object, stopAbove: number, counted: number, depth: number): number {
-  if (depth > MAX_DEPTH) return Math.max(counted, stopAbove + 1);
-  let total = counted + 2;
+/** An array is its brackets and commas, an object its braces and `"key":` and commas. */
+function objectBytes(value: object, budget: number, depth: number): number {
+  if (depth > MAX_DEPTH) return budget + 1;
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length && total <= stopAbove; index++) {
-      total = valueBytes(value[index], stopAbove, total + (index === 0 ? 0 : 1), depth);
+    if (value.length === 0) return 2;
+    let total = value.length + 1;
+    for (let index = 0; index < value.length && total <= budget; index++) {
+      total += memberBytes(value[index], budget - total, depth + 1);
     }
     return total;
   }
-  // The first member has no comma before it: its `"key":` is one character shorter.
-  let separator = 3;
+  // Each member counts its quotes, colon and a comma; the first has no comma, the braces two.
+  let total = 1;
   for (const key in value) {
-    if (total > stopAbove) break;
-    if (!Object.hasOwn(value, key)) continue;
-    total = valueBytes(
-      (value as Record<string, unknown>)[key],
-      stopAbove,
-      total + key.length + separator,
-      depth,
-    );
-    separator = 4;
+    total +=
+      key.length +
+      4 +
+      memberBytes((value as Record<string, unknown>)[key], budget - total, depth + 1);
+    if (total > budget) break;
   }
-  return total;
-}
-
-function valueBytes(value: unknown, stopAbove: number, counted: number, depth: number): number {
-  if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value)) {
-    return objectBytes(value, stopAbove, counted, depth + 1);
-  }
-  return counted + payloadBytes(value, stopAbove);
+  return total === 1 ? 2 : total;
 }

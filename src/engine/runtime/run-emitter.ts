@@ -11,20 +11,30 @@ import type { NodeTask } from './node-task.js';
 import type { RunEventSink } from './run-ports.js';
 
 /**
- * Where a message the engine sends on keeps what the checkpoint store made of its payload. A
- * symbol: plugins get the message object itself and neither see the key nor write it out.
+ * Where a message the engine sends on keeps the payload's measured size and what the
+ * checkpoint store made of its payload, if anything. A symbol: plugins get the message object
+ * itself and neither see the key nor write it out. One slot for both, holding the bare size
+ * when the store made nothing (the memory store, no store): a second symbol-keyed member on
+ * every message costs more than the rare object.
  */
-const ENCODED: unique symbol = Symbol('encoded payload');
-/** The payload's measured size, kept the same way so that a chain measures a payload once. */
-const SIZE: unique symbol = Symbol('payload size');
+const CARRIED: unique symbol = Symbol('measured and encoded payload');
+
+/** The size and what the store made of the payload, when it made something. */
+interface Encoded {
+  readonly size: number;
+  readonly encoded: EncodedPayload;
+}
 
 /** A bound no payload reaches that keeps sums of sizes finite (a cyclic one counts just over). */
 const UNLIMITED = 2 ** 40;
 
 /** A message as the engine sends it between nodes. */
 interface SentMessage extends Message {
-  [ENCODED]: EncodedPayload;
-  [SIZE]: number;
+  [CARRIED]: number | Encoded;
+}
+
+function carriedOf(message: Message): number | Encoded | undefined {
+  return (message as Partial<SentMessage>)[CARRIED];
 }
 
 /**
@@ -32,7 +42,9 @@ interface SentMessage extends Message {
  * when the message was emitted, else measured now. Memory budgets count held payloads by it.
  */
 export function messagePayloadBytes(message: Message): number {
-  return (message as Partial<SentMessage>)[SIZE] ?? payloadBytes(message.payload, UNLIMITED);
+  const carried = carriedOf(message);
+  if (carried === undefined) return payloadBytes(message.payload, UNLIMITED);
+  return typeof carried === 'number' ? carried : carried.size;
 }
 
 /** One per run: the run's tasks by plan index, and the checkpoint writer while it records. */
@@ -135,10 +147,14 @@ export class RunEmitter {
   ): Promise<void> | undefined {
     if (task.pendingEnd !== undefined) return undefined;
     // A payload passed on unchanged is neither measured nor encoded again (EncodedPayload).
-    const passed = input !== undefined && input.payload === emit.payload ? input : undefined;
+    const carried =
+      input !== undefined && input.payload === emit.payload ? carriedOf(input) : undefined;
     const size =
-      (passed as Partial<SentMessage> | undefined)?.[SIZE] ??
-      payloadBytes(emit.payload, this.#maxPayload);
+      carried === undefined
+        ? payloadBytes(emit.payload, this.#maxPayload)
+        : typeof carried === 'number'
+          ? carried
+          : carried.size;
     if (size > this.#maxPayload) return this.#tooLarge(task, id, inherited, size, input);
     task.state.messagesOut++;
     const headers =
@@ -147,13 +163,7 @@ export class RunEmitter {
           ? inherited
           : { ...inherited, attempt: 1 }
         : { ...inherited, ...emit.headers, attempt: 1 };
-    const message: SentMessage = {
-      id,
-      payload: emit.payload,
-      headers,
-      [ENCODED]: undefined,
-      [SIZE]: size,
-    };
+    const message: SentMessage = { id, payload: emit.payload, headers, [CARRIED]: size };
     if (this.#debug) task.context.lastOutput = emit.payload;
     const node = task.node;
     const port = emit.port ?? 'out';
@@ -161,9 +171,10 @@ export class RunEmitter {
     const checkpoints = this.#checkpoints;
     if (checkpoints !== undefined) {
       const recording: RecordingMessage = { id, port, payload: emit.payload, headers, size };
-      if (passed !== undefined) recording.encoded = (passed as Partial<SentMessage>)[ENCODED];
+      if (carried !== undefined && typeof carried !== 'number') recording.encoded = carried.encoded;
       const recorded = (task.recorder ??= checkpoints.node(node.nodeId)).record(recording);
-      message[ENCODED] = recording.encoded;
+      const encoded = recording.encoded;
+      if (encoded !== undefined) message[CARRIED] = { size, encoded };
       // The store holds too much unwritten: the node waits for it as for a full edge.
       if (recorded !== undefined) {
         const sent = this.#send(targets, message);
