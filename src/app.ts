@@ -154,6 +154,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     workers: buildInfo.workers,
     sessionMemory,
   });
+  const meters = new Meters();
   const registry = new ExecutionRegistry({
     maxExecutions: settings['svc.execution-log.retained-runs'],
     resultsPerExecution: settings['svc.results.max-per-execution'],
@@ -162,9 +163,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     maxSessions: settings['svc.tracker.max-sessions'],
     resultExecutions: settings['svc.results.max-executions'],
     resultTtlMs: settings['svc.results.ttl'],
+    resultBytes: settings['svc.results.max-bytes'],
+    logBytes: settings['svc.logs.store.max-bytes'],
+    onBudgetDrop: (store, entries) => {
+      meters.count('svc.memory.dropped', { store }, entries);
+    },
     now: () => clock.now(),
   });
-  const meters = new Meters();
   // A crash can tear the last line of a file store's file; nothing acknowledged is in it.
   const skippedLines =
     (store: string): SkippedLinesListener =>
@@ -174,7 +179,14 @@ export async function createApp(options: AppOptions): Promise<App> {
         `${store}: skipped ${lines} truncated line${lines === 1 ? '' : 's'} left by a crash`,
       );
     };
-  const checkpoints = checkpointStoreFor(settings, database, skippedLines('Checkpoint files'));
+  const checkpoints = checkpointStoreFor(
+    settings,
+    database,
+    skippedLines('Checkpoint files'),
+    (messages) => {
+      meters.count('svc.memory.dropped', { store: 'checkpoints' }, messages);
+    },
+  );
   // A standby loads the checkpoint store's list of executions when it takes over: until then
   // the leader adds to it.
   if (ha === undefined) await checkpoints.open();
@@ -208,7 +220,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   meters.observe('svc.tracker.queue.depth', () => journal.pending);
   // Numbered from the boot time: 1,000 numbers a millisecond of uptime before a restart
   // could reach those of the next server, far more than a server publishes.
-  const bus = new EventBus(10_000, clock.now() * 1000);
+  const bus = new EventBus(10_000, clock.now() * 1000, {
+    maxBytes: settings['svc.streaming.event-history-max-bytes'],
+    onDrop: (events) => {
+      meters.count('svc.memory.dropped', { store: 'events' }, events);
+    },
+  });
   const progress = new ProgressHistory({
     perExecution: settings['svc.streaming.status-history-max-snapshots'],
     executions: settings['svc.streaming.status-history-max-executions'],
@@ -271,6 +288,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     workers: buildInfo.workers,
     placement: buildInfo.workers ? workerRegistry : undefined,
     runDeadlineMs: settings['svc.session.execution-timeout-seconds'] * 1000,
+    maxPayloadBytes: settings['svc.limits.max-payload'],
     planTtlMs: settings['svc.workflow.cache-ttl'],
     ...(leadership === undefined ? {} : { leadership }),
   });
@@ -328,7 +346,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     audit,
     supervisors: new Supervisors(settings['svc.supervisors']),
     bus,
-    feeds: new EventFeeds(bus, { capacity: SSE_QUEUED, frame: (event) => event.frame() }),
+    feeds: new EventFeeds(bus, {
+      capacity: SSE_QUEUED,
+      frame: (event) => event.frame(),
+      maxBytes: settings['svc.streaming.event-history-max-bytes'],
+      onDrop: (events) => {
+        meters.count('svc.memory.dropped', { store: 'streams' }, events);
+      },
+    }),
     progress,
   });
   const ruleSupervisors = startRuleSupervisors(settings['svc.supervisors'], {
@@ -544,6 +569,7 @@ function checkpointStoreFor(
   settings: Settings,
   database: PostgresDatabase | undefined,
   onSkippedLines: SkippedLinesListener,
+  onBudgetDrop: (messages: number) => void,
 ): CheckpointStore {
   const type = settings['svc.restart.store-type'];
   const dir = settings['svc.restart.dir'];
@@ -558,6 +584,8 @@ function checkpointStoreFor(
     messagesPerNode: settings['svc.restart.messages-per-node'],
     bytesPerNode: settings['svc.restart.bytes-per-node'],
     spillDir: settings['svc.restart.spill-dir'],
+    maxBytes: settings['svc.restart.max-bytes'],
+    onBudgetDrop,
   });
 }
 

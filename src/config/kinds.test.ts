@@ -97,6 +97,14 @@ describe('sizes', () => {
       reason: 'expected at least 1 bytes',
     });
   });
+
+  it('refuses a size above its maximum, naming it with its unit', () => {
+    expect(size({ max: 1024 }).parse('2KB', 'k')).toEqual({
+      ok: false,
+      reason: 'expected at most 1KB (1024 bytes)',
+    });
+    expect(size({ max: 1024 }).parse('1KB', 'k')).toEqual({ ok: true, value: 1024 });
+  });
 });
 
 describe('scalars', () => {

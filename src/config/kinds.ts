@@ -190,8 +190,10 @@ export function formatSize(bytes: number): string {
   return String(bytes);
 }
 
-export function size(options: { min?: number } = {}): Codec<number> {
+/** A size; `max` refuses values no process could hold (a typo of a unit, say). */
+export function size(options: { min?: number; max?: number } = {}): Codec<number> {
   const min = options.min ?? 0;
+  const max = options.max ?? Number.MAX_SAFE_INTEGER;
   return {
     kind: 'size',
     type: 'size',
@@ -201,7 +203,8 @@ export function size(options: { min?: number } = {}): Codec<number> {
       if (value === null) {
         return fail('expected a size in bytes such as 1048576, 512KB, 4MB, 1GB or 1MiB');
       }
-      return value < min ? fail(`expected at least ${min} bytes`) : ok(value);
+      if (value < min) return fail(`expected at least ${min} bytes`);
+      return value > max ? fail(`expected at most ${formatSize(max)} (${max} bytes)`) : ok(value);
     },
     format: formatSize,
   };

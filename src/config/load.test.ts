@@ -307,6 +307,21 @@ describe('values (CONTRACT 5)', () => {
       'expected at least 1048576 bytes',
     );
   });
+
+  it('checks the payload limit and the byte budgets of docs/limits.md', () => {
+    const { settings } = load(['--svc.limits.max-payload=64MB', '--svc.results.max-bytes=0']);
+    expect(settings['svc.limits.max-payload']).toBe(64 * 1024 * 1024);
+    expect(settings['svc.results.max-bytes']).toBe(0);
+    expect(failureMessage(() => load(['--svc.limits.max-payload=1GB']))).toBe(
+      "Invalid value '1GB' for setting 'svc.limits.max-payload' (command line): expected at most 512MB (536870912 bytes)",
+    );
+    expect(failureMessage(() => load(['--svc.limits.max-payload=0']))).toContain(
+      'expected at least 1 bytes',
+    );
+    expect(failureMessage(() => load(['--svc.restart.max-bytes=2000GB']))).toContain(
+      'expected at most 1024GB',
+    );
+  });
 });
 
 describe('lists of entries (SPEC Authentication, CONTRACT 5)', () => {

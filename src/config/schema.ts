@@ -108,6 +108,11 @@ function isHostPort(value: string): string | null {
     : 'expected host:port, e.g. control.example:8081 or [::1]:8081';
 }
 
+/** The largest payload setting: about what one JavaScript string can hold. */
+const MAX_PAYLOAD_SETTING = 2 ** 29;
+/** A memory budget beyond 1 TiB is a mistyped unit, not a plan. */
+const MAX_BUDGET = 2 ** 40;
+
 const regexList = () => stringList({ check: compiles });
 const logLevel = () => oneOf(LOG_LEVELS);
 const storeType = () => oneOf(STORE_TYPES);
@@ -142,6 +147,11 @@ export const SETTINGS = {
     size({ min: 1 }),
     { default: 1_048_576 },
     'Largest request body; a larger one is answered 413',
+  ),
+  'svc.limits.max-payload': setting(
+    size({ min: 1, max: MAX_PAYLOAD_SETTING }),
+    { default: 16_777_216 },
+    'Largest payload a node may emit, about its JSON length; a larger one fails its message (onError applies, never retried). See docs/limits.md',
   ),
   'svc.main.banner-mode': setting(
     oneOf(['console', 'off']),
@@ -360,6 +370,11 @@ export const SETTINGS = {
     { default: 4_194_304 },
     'Bytes the memory checkpoint store keeps per node and execution',
   ),
+  'svc.restart.max-bytes': setting(
+    size({ max: MAX_BUDGET }),
+    { default: 268_435_456 },
+    'Bytes of node output the memory checkpoint store holds over all executions, payloads counted by their JSON length; beyond it the oldest executions lose their output first (spilled with svc.restart.spill-dir). See docs/limits.md',
+  ),
   'svc.restart.auto-resume': setting(
     bool(),
     { default: false },
@@ -488,6 +503,11 @@ export const SETTINGS = {
     { default: 1000 },
     'Executions whose progress history is kept',
   ),
+  'svc.streaming.event-history-max-bytes': setting(
+    size({ max: MAX_BUDGET }),
+    { default: 67_108_864 },
+    'Bytes of events kept for clients that reconnect with Last-Event-ID, result payloads counted by their JSON length; the oldest go first. See docs/limits.md',
+  ),
   'svc.results.max-per-execution': setting(
     int({ min: 1 }),
     { default: 1000 },
@@ -503,10 +523,20 @@ export const SETTINGS = {
     { default: 3_600_000 },
     'How long result events are kept after their last use',
   ),
+  'svc.results.max-bytes': setting(
+    size({ max: MAX_BUDGET }),
+    { default: 134_217_728 },
+    'Bytes of result events kept over all executions, payloads counted by their JSON length; the oldest results of the least recently used executions go first. See docs/limits.md',
+  ),
   'svc.logs.store.retention.default-period-minutes': setting(
     int({ min: 1, max: 1440 }),
     { default: 30 },
     'Minutes node log lines are kept in memory',
+  ),
+  'svc.logs.store.max-bytes': setting(
+    size({ max: MAX_BUDGET }),
+    { default: 67_108_864 },
+    'Bytes of node log lines kept in memory over all executions; the oldest lines of the executions that logged least recently go first. See docs/limits.md',
   ),
   'svc.workflow.cache-ttl': setting(
     duration(),

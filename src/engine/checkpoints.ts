@@ -30,6 +30,11 @@ export interface RecordingMessage extends RecordedMessage {
    * store may set it to what it made of the payload, for the engine to pass on.
    */
   encoded?: EncodedPayload;
+  /**
+   * About the JSON length of the payload, as the engine measured it (payload-size.ts); a
+   * store that holds payloads in memory counts its budget by it without measuring again.
+   */
+  size?: number;
 }
 
 /** An answered approval (SPEC Events 9): a resumed run reuses it for the same message. */

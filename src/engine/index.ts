@@ -34,10 +34,13 @@ export type {
   WorkflowVersionRecord,
 } from './ports.js';
 export {
+  DEFAULT_MAX_PAYLOAD_BYTES,
   ManualScheduler,
   RunClock,
   WorkflowRun,
   childMessageId,
+  messagePayloadBytes,
+  payloadBytes,
   isNodeEnded,
   isTerminalNodeStatus,
   prepareWorkflow,

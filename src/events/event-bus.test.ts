@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { HELD_BYTES } from '../executions/index.js';
 import type { ExecutionEvent } from '../executions/index.js';
-import { EventBus } from './event-bus.js';
+import { EVENT_OVERHEAD_BYTES, EventBus } from './event-bus.js';
 
 const event = (n: number): ExecutionEvent => ({
   kind: 'result',
@@ -31,5 +32,39 @@ describe('the event bus (SPEC Events 3)', () => {
     bus.publish(event(1));
     bus.publish(event(2));
     expect(bus.since(5_000, all).map((numbered) => numbered.seq)).toEqual([1_001, 1_002]);
+  });
+});
+
+describe('the event history byte budget (svc.streaming.event-history-max-bytes, docs/limits.md)', () => {
+  const sized = (n: number, bytes: number): ExecutionEvent => ({
+    ...event(n),
+    [HELD_BYTES]: bytes,
+  });
+
+  it('drops the oldest events beyond the budget, counts them, and still delivers every event live', () => {
+    const dropped: number[] = [];
+    const bus = new EventBus(100, 0, {
+      maxBytes: 3 * (1000 + EVENT_OVERHEAD_BYTES),
+      onDrop: (events) => dropped.push(events),
+    });
+    const live: number[] = [];
+    bus.subscribe(all, (numbered) => live.push(numbered.seq));
+    for (let n = 1; n <= 5; n++) bus.publish(sized(n, 1000));
+    expect(bus.since(0, all).map((numbered) => numbered.seq)).toEqual([3, 4, 5]);
+    expect(live).toEqual([1, 2, 3, 4, 5]);
+    expect(dropped).toEqual([1, 1]);
+    expect(bus.historyBytes).toBe(3 * (1000 + EVENT_OVERHEAD_BYTES));
+  });
+
+  it('keeps no event larger than the whole budget, and counts only what the ring still held', () => {
+    const dropped: number[] = [];
+    const bus = new EventBus(2, 0, { maxBytes: 10_000, onDrop: (events) => dropped.push(events) });
+    for (let n = 1; n <= 4; n++) bus.publish(event(n));
+    bus.publish(sized(5, 50_000));
+    expect(bus.since(0, all).map((numbered) => numbered.seq)).toEqual([]);
+    expect(dropped).toEqual([2]);
+    bus.publish(event(6));
+    expect(bus.since(0, all).map((numbered) => numbered.seq)).toEqual([6]);
+    expect(bus.historyBytes).toBe(EVENT_OVERHEAD_BYTES);
   });
 });

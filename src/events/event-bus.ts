@@ -1,7 +1,22 @@
 // The event bus behind every stream (SPEC "Events"): numbered events, a bounded history for
 // clients that reconnect with Last-Event-ID, and subscribers that are told synchronously and
-// must never block the publisher.
+// must never block the publisher. The history is bounded by count and by bytes: result events
+// carry payloads, and ten thousand large ones would not fit any heap.
+import { heldBytesOf } from '../executions/index.js';
 import type { ExecutionEvent } from '../executions/index.js';
+
+/** What an event counts besides the payload or log line it carries: its header, about. */
+export const EVENT_OVERHEAD_BYTES = 256;
+
+export interface HistoryBudget {
+  /**
+   * `svc.streaming.event-history-max-bytes`: bytes of events kept in the history; beyond it
+   * the oldest go first. Without it only the count bounds the history.
+   */
+  readonly maxBytes?: number;
+  /** Told how many events the byte budget dropped from the history (`svc.memory.dropped`). */
+  readonly onDrop?: (events: number) => void;
+}
 
 export interface NumberedEvent {
   /** Increasing over the whole bus; any filtered stream of it increases too. */
@@ -11,10 +26,15 @@ export interface NumberedEvent {
 
 /** A published event, numbered. */
 export class BusEvent implements NumberedEvent {
+  /** What it counts against the history's byte budget. */
+  readonly bytes: number;
+
   constructor(
     readonly seq: number,
     readonly event: ExecutionEvent,
-  ) {}
+  ) {
+    this.bytes = EVENT_OVERHEAD_BYTES + heldBytesOf(event);
+  }
 
   /** The event as one server-sent-events frame. */
   frame(): string {
@@ -39,25 +59,61 @@ export class EventBus {
   #seq: number;
   /** The number before the first event of this bus. */
   readonly #start: number;
+  readonly #maxBytes: number;
+  readonly #onDrop: ((events: number) => void) | undefined;
+  /** Bytes of the events in the history. */
+  #bytes = 0;
+  /** No event numbered below this is in the history any more. */
+  #firstKept: number;
 
   /**
    * `firstSeq` is the number before the first event: a server starts from its boot time in
    * microsecond-like units, so that events after a restart are numbered above those before
    * it and a client resuming with Last-Event-ID misses none (SPEC Events 3).
    */
-  constructor(historySize = 10_000, firstSeq = 0) {
+  constructor(historySize = 10_000, firstSeq = 0, budget: HistoryBudget = {}) {
     this.#historySize = historySize;
     this.#history = new Array<BusEvent | undefined>(historySize);
     this.#seq = firstSeq;
     this.#start = firstSeq;
+    this.#firstKept = firstSeq + 1;
+    this.#maxBytes = budget.maxBytes ?? Infinity;
+    this.#onDrop = budget.onDrop;
   }
 
   publish(event: ExecutionEvent): void {
     const numbered = new BusEvent(++this.#seq, event);
-    this.#history[numbered.seq % this.#historySize] = numbered;
+    const slot = numbered.seq % this.#historySize;
+    const overwritten = this.#history[slot];
+    if (overwritten !== undefined) this.#bytes -= overwritten.bytes;
+    this.#history[slot] = numbered;
+    this.#bytes += numbered.bytes;
+    if (this.#bytes > this.#maxBytes) this.#shed();
+    // Subscribers get every event, also one too large for the history to keep.
     for (const subscriber of this.#subscribers) {
       if (subscriber.filter(event)) subscriber.deliver(numbered);
     }
+  }
+
+  /** Bytes of the events kept in the history. */
+  get historyBytes(): number {
+    return this.#bytes;
+  }
+
+  /** Drops the oldest events of the history until the rest fit its byte budget. */
+  #shed(): void {
+    let dropped = 0;
+    let at = Math.max(this.#firstKept, this.#seq - this.#historySize + 1);
+    for (; at <= this.#seq && this.#bytes > this.#maxBytes; at++) {
+      const slot = at % this.#historySize;
+      const held = this.#history[slot];
+      if (held?.seq !== at) continue;
+      this.#history[slot] = undefined;
+      this.#bytes -= held.bytes;
+      dropped++;
+    }
+    this.#firstKept = at;
+    if (dropped > 0) this.#onDrop?.(dropped);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { HELD_BYTES } from '../executions/index.js';
 import type { ExecutionEvent } from '../executions/index.js';
-import { EventBus } from './event-bus.js';
+import { EVENT_OVERHEAD_BYTES, EventBus } from './event-bus.js';
 import type { BusEvent } from './event-bus.js';
 import { EventFeeds } from './event-feed.js';
 
@@ -91,5 +92,34 @@ describe('event feeds (ARCHITECTURE Events: readers keep cursors)', () => {
     bus.publish(event('e1', 1));
     const fresh = feeds.reader('k', () => true);
     expect(fresh.take().bytes).toBeUndefined();
+  });
+});
+
+describe('the byte budget of a feed (svc.streaming.event-history-max-bytes, docs/limits.md)', () => {
+  const sized = (n: number): ExecutionEvent => ({ ...event('e1', n), [HELD_BYTES]: 1000 });
+
+  it('drops the oldest events beyond the budget, which a reader behind counts as missed', () => {
+    const dropped: number[] = [];
+    const bus = new EventBus(100);
+    const feeds = new EventFeeds(bus, {
+      capacity: 10,
+      frame,
+      maxBytes: 2 * (1000 + EVENT_OVERHEAD_BYTES),
+      onDrop: (events) => dropped.push(events),
+    });
+    const reader = feeds.reader('all', () => true);
+    for (let n = 1; n <= 4; n++) bus.publish(sized(n));
+    const taken = reader.take();
+    expect(taken.bytes?.toString()).toBe(`${bus.lastSeq - 1}:e1\n${bus.lastSeq}:e1\n`);
+    expect(taken.missed).toBe(2);
+    expect(dropped).toEqual([1, 1]);
+  });
+
+  it('keeps the newest event even when it alone is over the budget, so a reader that keeps up gets it', () => {
+    const bus = new EventBus(100);
+    const feeds = new EventFeeds(bus, { capacity: 10, frame, maxBytes: 10 });
+    const reader = feeds.reader('all', () => true);
+    bus.publish(sized(1));
+    expect(reader.take()).toEqual({ bytes: Buffer.from(`${bus.lastSeq}:e1\n`), missed: 0 });
   });
 });

@@ -4,9 +4,12 @@
 import type { LogLevel, NodeStatus, RunEndStatus } from '../engine/index.js';
 import type { AdmissionLimits } from './admission.js';
 import type { ExecutionStatus } from './execution-states.js';
+import type { HELD_BYTES } from './held-bytes.js';
 
 /** What every event carries; `nodeId` only where the event is about one node. */
 interface EventHeader {
+  /** What a result or log event counts against the event history's byte budget. */
+  readonly [HELD_BYTES]?: number;
   readonly timestamp: string;
   /** Null only for events about no execution: scheduler limits, a command without one. */
   readonly executionId: string | null;

@@ -80,6 +80,8 @@ export interface ExecutionManagerDeps {
   readonly checkpoints?: CheckpointStore;
   /** The execution log; only a durable one records anything. */
   readonly journal?: ExecutionJournal;
+  /** `svc.limits.max-payload`: a larger emitted payload fails its message. */
+  readonly maxPayloadBytes?: number;
   /** SPEC `svc.restart.retained-executions`: the newest executions that can be restarted. */
   readonly retainedForRestart?: number;
   /** SPEC Restart rule 6: how long a restart waits for its new run to be accepted. */
@@ -157,6 +159,7 @@ export class ExecutionManager {
       sessionMemory: deps.sessionMemory,
       resolveConfig: deps.resolveConfig,
       placement: deps.placement,
+      maxPayloadBytes: deps.maxPayloadBytes,
       restartable: (executionId) => this.#restarts.has(executionId),
       released: (executionId) => {
         this.#queue.release(executionId);

@@ -5,6 +5,7 @@ import type { Clock } from '../core/index.js';
 import type { AdmissionLimits } from './admission.js';
 import type { ExecutionEventBody, ExecutionEventSink } from './execution-events.js';
 import type { ExecutionEntry, ResultEvent } from './execution-registry.js';
+import { HELD_BYTES, heldBytesOf } from './held-bytes.js';
 
 export class ExecutionNotifier {
   readonly #sink: ExecutionEventSink | undefined;
@@ -45,6 +46,8 @@ export class ExecutionNotifier {
       seq: result.seq,
       messageId: result.messageId,
       payload: result.payload,
+      // The event history's budget counts the payload as the results' budget did.
+      [HELD_BYTES]: heldBytesOf(result),
     });
   }
 

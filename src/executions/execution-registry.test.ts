@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ExecutionRegistry } from './execution-registry.js';
+import type { ExecutionEntry } from './execution-registry.js';
 
 function fill(registry: ExecutionRegistry, sessionId: string, count: number, ended = true): void {
   for (let i = 0; i < count; i++) {
@@ -169,7 +170,7 @@ describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
     fill(registry, 'l', 1);
     const entry = registry.get('l-0')!;
     const line = { nodeId: 'n', level: 'INFO' as const, message: 'm', fields: {} };
-    const dropped = [1, 2, 3, 4, 5].map(() => registry.addLog(entry, line, 0));
+    const dropped = [1, 2, 3, 4, 5].map(() => registry.addLog(entry, line, 0).dropped);
     expect(dropped).toEqual([0, 0, 0, 1, 1]);
     expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([3, 4, 5]);
   });
@@ -192,7 +193,7 @@ describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
     now += 11 * 60_000;
     expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([2]);
     now += 20 * 60_000;
-    expect(registry.addLog(entry, line, now)).toBe(1);
+    expect(registry.addLog(entry, line, now).dropped).toBe(1);
     expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([3]);
   });
 
@@ -213,5 +214,111 @@ describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
     expect(registry.logsOf(entry).map((kept) => kept.seq)).toEqual([1]);
     now += 1;
     expect(registry.logsOf(entry)).toEqual([]);
+  });
+});
+
+describe('Byte budgets of result events and log lines (docs/limits.md)', () => {
+  // 1,000 characters of payload: 1,002 bytes as the budgets count a string.
+  const message = (n: number) => ({
+    id: `m${n}`,
+    payload: String(n).padEnd(1000, 'x'),
+    headers: { attempt: 1 },
+  });
+
+  function budgeted(limits: { resultBytes?: number; logBytes?: number }) {
+    const drops: { history: string; entries: number }[] = [];
+    const registry = new ExecutionRegistry({
+      maxExecutions: 100,
+      resultsPerExecution: 1000,
+      logsPerExecution: 1000,
+      ...limits,
+      onBudgetDrop: (history, entries) => drops.push({ history, entries }),
+    });
+    fill(registry, 'b', 3);
+    const entries = ['b-0', 'b-1', 'b-2'].map((id) => registry.get(id)!);
+    return { registry, drops, entries };
+  }
+
+  it('drops the oldest results of the least recently used execution first and counts them (svc.results.max-bytes)', () => {
+    const { registry, drops, entries } = budgeted({ resultBytes: 3_500 });
+    const [a, b] = entries as [ExecutionEntry, ExecutionEntry];
+    registry.addResult(a, 'out', message(1), 0);
+    registry.addResult(a, 'out', message(2), 0);
+    registry.addResult(b, 'out', message(3), 0);
+    expect(drops).toEqual([]);
+    registry.addResult(b, 'out', message(4), 0);
+    expect(registry.resultsOf(a).map((result) => result.messageId)).toEqual(['m2']);
+    expect(registry.resultsOf(b).map((result) => result.messageId)).toEqual(['m3', 'm4']);
+    expect(drops).toEqual([{ history: 'results', entries: 1 }]);
+    expect(registry.resultBytes).toBe(3 * 1002);
+  });
+
+  it('keeps SPEC count rules as they are: the byte budget only comes on top (SPEC Events 5)', () => {
+    const { registry, entries } = budgeted({ resultBytes: 1_000_000 });
+    const [a] = entries as [ExecutionEntry];
+    for (let n = 0; n < 20; n++) registry.addResult(a, 'out', message(n), 0);
+    expect(registry.resultsOf(a)).toHaveLength(20);
+  });
+
+  it('lets go of a result larger than the whole budget at once', () => {
+    const { registry, drops, entries } = budgeted({ resultBytes: 500 });
+    const [a] = entries as [ExecutionEntry];
+    registry.addResult(a, 'out', message(1), 0);
+    expect(registry.resultsOf(a)).toEqual([]);
+    expect(registry.resultBytes).toBe(0);
+    expect(drops).toEqual([{ history: 'results', entries: 1 }]);
+  });
+
+  it('no longer counts the bytes of results that count and time rules dropped', () => {
+    let now = 0;
+    const registry = new ExecutionRegistry({
+      maxExecutions: 2,
+      resultsPerExecution: 2,
+      logsPerExecution: 10,
+      resultExecutions: 5,
+      resultTtlMs: 1000,
+      resultBytes: 1_000_000,
+      now: () => now,
+    });
+    fill(registry, 'c', 1);
+    const entry = registry.get('c-0')!;
+    for (let n = 0; n < 4; n++) registry.addResult(entry, 'out', message(n), 0);
+    expect(registry.resultsOf(entry)).toHaveLength(2);
+    expect(registry.resultBytes).toBe(2 * 1002);
+    now = 2000;
+    expect(registry.resultsOf(entry)).toEqual([]);
+    expect(registry.resultBytes).toBe(0);
+    registry.addResult(entry, 'out', message(9), now);
+    fill(registry, 'd', 2);
+    expect(registry.get('c-0')).toBeUndefined();
+    expect(registry.resultBytes).toBe(0);
+  });
+
+  it('drops the oldest lines of the execution that logged least recently first and counts them (svc.logs.store.max-bytes)', () => {
+    const { registry, drops, entries } = budgeted({ logBytes: 5_000 });
+    const [a, b] = entries as [ExecutionEntry, ExecutionEntry];
+    const line = { nodeId: 'n', level: 'INFO' as const, message: 'y'.repeat(1000), fields: {} };
+    registry.addLog(a, line, 0);
+    registry.addLog(a, line, 0);
+    registry.addLog(b, line, 0);
+    registry.addLog(b, line, 0);
+    expect(drops).toEqual([]);
+    registry.addLog(b, line, 0);
+    expect(registry.logsOf(a).map((kept) => kept.seq)).toEqual([2]);
+    expect(registry.logsOf(b).map((kept) => kept.seq)).toEqual([1, 2, 3]);
+    expect(drops).toEqual([{ history: 'logs', entries: 1 }]);
+    expect(registry.logBytes).toBeLessThanOrEqual(5_000);
+  });
+
+  it('answers a line the budget let go of at once, so the live stream still gets it', () => {
+    const { registry, drops, entries } = budgeted({ logBytes: 0 });
+    const [a] = entries as [ExecutionEntry];
+    const line = { nodeId: 'n', level: 'WARN' as const, message: 'kept live', fields: {} };
+    expect(registry.addLog(a, line, 0)).toMatchObject({
+      line: { seq: 1, message: 'kept live' },
+      dropped: 0,
+    });
+    expect(registry.logsOf(a)).toEqual([]);
+    expect(drops).toEqual([{ history: 'logs', entries: 1 }]);
   });
 });

@@ -1,8 +1,11 @@
 // Execution records (CONTRACT section 3) with their result events and node log lines, kept in
-// memory within SPEC's bounds: the newest executions, results per execution, log lines.
+// memory within SPEC's bounds: the newest executions, results per execution, log lines; and
+// within byte budgets on top of them, so that large payloads cannot grow the heap without end.
 import { IsoTimes } from '../core/index.js';
 import type { Message } from '../plugin-api/index.js';
+import { messagePayloadBytes, payloadBytes } from '../engine/index.js';
 import type { LogLevel, NodeState, NodeStatus } from '../engine/index.js';
+import { HELD_BYTES, oldestCovering, totalHeldBytes } from './held-bytes.js';
 import { assertTransition, isTerminalExecutionStatus } from './execution-states.js';
 import type { ExecutionStatus } from './execution-states.js';
 import { EndedExecutions } from './ended-executions.js';
@@ -58,6 +61,8 @@ export interface ResultEvent {
   readonly nodeId: string;
   readonly messageId: string;
   readonly payload: unknown;
+  /** What it counts against `svc.results.max-bytes`; a symbol, so answers never show it. */
+  readonly [HELD_BYTES]?: number;
 }
 
 export interface LogEntry {
@@ -68,7 +73,17 @@ export interface LogEntry {
   readonly level: LogLevel;
   readonly message: string;
   readonly fields: Readonly<Record<string, unknown>>;
+  /** What it counts against `svc.logs.store.max-bytes`. */
+  readonly [HELD_BYTES]?: number;
 }
+
+/** What a log line counts besides its message and fields: its other members, about. */
+const LOG_LINE_OVERHEAD = 160;
+/** A log line's fields are small by nature; counting stops beyond this. */
+const LOG_FIELDS_COUNTED = 1024 * 1024;
+
+/** The histories of the registry that have a byte budget (`svc.memory.dropped` tag `store`). */
+export type BudgetedHistory = 'results' | 'logs';
 
 export interface ExecutionFields {
   readonly executionId: string;
@@ -121,6 +136,9 @@ export class ExecutionEntry implements ExecutionFields {
   nodes: readonly NodeState[] = [];
   results: ResultEvent[] = [];
   logs: LogEntry[] = [];
+  /** Bytes of `results` and `logs`, as their byte budgets count them. */
+  resultBytes = 0;
+  logBytes = 0;
   resultSeq = 0;
   logSeq = 0;
   /** Results or log lines were dropped (bounds, retention) or lost with a server restart. */
@@ -191,6 +209,18 @@ export interface RegistryLimits {
   readonly resultExecutions?: number;
   /** SPEC `svc.results.ttl`: result events go this long after their last use. */
   readonly resultTtlMs?: number;
+  /**
+   * `svc.results.max-bytes`: result events held over all executions, payloads counted by
+   * their JSON length; beyond it the oldest results of the least recently used go first.
+   */
+  readonly resultBytes?: number;
+  /**
+   * `svc.logs.store.max-bytes`: log lines held over all executions; beyond it the oldest
+   * lines of the executions that logged least recently go first.
+   */
+  readonly logBytes?: number;
+  /** Told how many entries a byte budget dropped (`svc.memory.dropped`). */
+  readonly onBudgetDrop?: (history: BudgetedHistory, entries: number) => void;
   readonly now?: () => number;
 }
 
@@ -217,6 +247,12 @@ export class ExecutionRegistry {
   /** Executions holding result events, least recently used first. */
   readonly #withResults = new Map<string, ExecutionEntry>();
   #lastTouched: ExecutionEntry | undefined;
+  /** Executions holding log lines, the one that logged least recently first. */
+  readonly #withLogs = new Map<string, ExecutionEntry>();
+  #lastLogged: ExecutionEntry | undefined;
+  /** Bytes held over all executions, as the byte budgets count them. */
+  #resultBytes = 0;
+  #logBytes = 0;
   readonly #times = new IsoTimes();
 
   constructor(limits: RegistryLimits) {
@@ -245,9 +281,46 @@ export class ExecutionRegistry {
   /** Keeps the newest `keep` results; trimming in batches keeps adding a result cheap. */
   #trimResults(entry: ExecutionEntry, keep: number): void {
     const excess = entry.results.length - keep;
-    if (excess <= 0) return;
-    entry.results.splice(0, excess);
-    entry.resultsNotKept = true;
+    if (excess > 0) this.#dropResults(entry, excess);
+  }
+
+  /** Drops an execution's `count` oldest results. */
+  #dropResults(entry: ExecutionEntry, count: number): void {
+    if (count > 0) entry.resultsNotKept = true;
+    const bytes = totalHeldBytes(entry.results.splice(0, count));
+    entry.resultBytes -= bytes;
+    this.#resultBytes -= bytes;
+    if (entry.results.length === 0) this.#clearResults(entry);
+  }
+
+  /** Lets go of every result of an execution. */
+  #clearResults(holder: ExecutionEntry): void {
+    if (holder.results.length > 0) holder.resultsNotKept = true;
+    this.#resultBytes -= holder.resultBytes;
+    holder.resultBytes = 0;
+    holder.results = [];
+    this.#withResults.delete(holder.executionId);
+    if (this.#lastTouched === holder) this.#lastTouched = undefined;
+  }
+
+  /**
+   * A byte budget: drops the oldest entries of the executions used (results) or logged (log
+   * lines) least recently until the rest fit. The execution of the entry just added is last,
+   * so its newest entry goes only with every other entry it has: a run's last log line is
+   * still there to be streamed.
+   */
+  #shed(history: BudgetedHistory, max: number): void {
+    const results = history === 'results';
+    let dropped = 0;
+    for (const holder of (results ? this.#withResults : this.#withLogs).values()) {
+      const excess = (results ? this.#resultBytes : this.#logBytes) - max;
+      if (excess <= 0) break;
+      const count = oldestCovering(results ? holder.results : holder.logs, excess);
+      dropped += count;
+      if (results) this.#dropResults(holder, count);
+      else this.#dropLogs(holder, count);
+    }
+    if (dropped > 0) this.#limits.onBudgetDrop?.(history, dropped);
   }
 
   #touchResults(entry: ExecutionEntry, at?: number): void {
@@ -259,11 +332,9 @@ export class ExecutionRegistry {
     this.#withResults.set(entry.executionId, entry);
     const max = this.#limits.resultExecutions;
     if (max === undefined) return;
-    for (const [executionId, holder] of this.#withResults) {
+    for (const holder of this.#withResults.values()) {
       if (this.#withResults.size <= max) break;
-      this.#forgetResults(holder);
-      this.#withResults.delete(executionId);
-      if (this.#lastTouched === holder) this.#lastTouched = undefined;
+      this.#clearResults(holder);
     }
   }
 
@@ -271,35 +342,49 @@ export class ExecutionRegistry {
     const ttl = this.#limits.resultTtlMs;
     if (ttl === undefined) return;
     const now = this.#limits.now?.() ?? Date.now();
-    for (const [executionId, holder] of this.#withResults) {
+    for (const holder of this.#withResults.values()) {
       if (now - holder.resultsUsedAt <= ttl) break;
-      this.#forgetResults(holder);
-      this.#withResults.delete(executionId);
-      if (this.#lastTouched === holder) this.#lastTouched = undefined;
+      this.#clearResults(holder);
     }
   }
 
-  #forgetResults(holder: ExecutionEntry): void {
-    if (holder.results.length > 0) holder.resultsNotKept = true;
-    holder.results = [];
-  }
-
   addResult(entry: ExecutionEntry, nodeId: string, message: Message, now: number): ResultEvent {
+    // Measured by the engine when the message was emitted: no second walk of the payload.
+    const bytes = messagePayloadBytes(message);
     const result: ResultEvent = {
       seq: ++entry.resultSeq,
       timestamp: this.#times.of(now),
       nodeId,
       messageId: message.id,
       payload: message.payload,
+      [HELD_BYTES]: bytes,
     };
     entry.results.push(result);
+    entry.resultBytes += bytes;
+    this.#resultBytes += bytes;
     const keep = this.#limits.resultsPerExecution;
     if (entry.results.length >= 2 * keep) this.#trimResults(entry, keep);
     this.#touchResults(entry);
+    const max = this.#limits.resultBytes;
+    if (max !== undefined && this.#resultBytes > max) this.#shed('results', max);
     return result;
   }
 
-  /** Keeps a node log line; answers how many lines it dropped to stay within the bounds. */
+  /** Bytes of result events held over all executions (`svc.results.max-bytes`). */
+  get resultBytes(): number {
+    return this.#resultBytes;
+  }
+
+  /** Bytes of log lines held over all executions (`svc.logs.store.max-bytes`). */
+  get logBytes(): number {
+    return this.#logBytes;
+  }
+
+  /**
+   * Keeps a node log line; answers it, and how many lines SPEC's count and time rules
+   * dropped. The byte budget may let go of the line at once; it is answered all the same, for
+   * the live stream.
+   */
   addLog(
     entry: ExecutionEntry,
     line: {
@@ -309,20 +394,48 @@ export class ExecutionRegistry {
       fields: Readonly<Record<string, unknown>>;
     },
     now: number,
-  ): number {
-    entry.logs.push({
+  ): { readonly line: LogEntry; readonly dropped: number } {
+    const bytes = logLineBytes(line);
+    const kept: LogEntry = {
       seq: ++entry.logSeq,
       timestamp: new Date(now).toISOString(),
       executionId: entry.executionId,
       ...line,
-    });
+      [HELD_BYTES]: bytes,
+    };
+    entry.logs.push(kept);
+    entry.logBytes += bytes;
+    this.#logBytes += bytes;
+    this.#touchLogs(entry);
     let dropped = this.#expireLogs(entry, now);
     if (entry.logs.length > this.#limits.logsPerExecution) {
-      entry.logs.shift();
-      entry.logsNotKept = true;
+      this.#dropLogs(entry, 1);
       dropped++;
     }
-    return dropped;
+    const max = this.#limits.logBytes;
+    if (max !== undefined && this.#logBytes > max) this.#shed('logs', max);
+    return { line: kept, dropped };
+  }
+
+  #touchLogs(entry: ExecutionEntry): void {
+    if (this.#lastLogged === entry) return;
+    this.#lastLogged = entry;
+    this.#withLogs.delete(entry.executionId);
+    this.#withLogs.set(entry.executionId, entry);
+  }
+
+  /** Drops an execution's `count` oldest log lines. */
+  #dropLogs(entry: ExecutionEntry, count: number): void {
+    if (count > 0) entry.logsNotKept = true;
+    const bytes = totalHeldBytes(entry.logs.splice(0, count));
+    entry.logBytes -= bytes;
+    this.#logBytes -= bytes;
+    if (entry.logs.length === 0) this.#releaseLogs(entry);
+  }
+
+  #releaseLogs(entry: ExecutionEntry): void {
+    this.#withLogs.delete(entry.executionId);
+    if (this.#lastLogged === entry) this.#lastLogged = undefined;
   }
 
   /** The log lines an execution still keeps, oldest first. */
@@ -340,8 +453,7 @@ export class ExecutionRegistry {
     if (Date.parse(first.timestamp) >= oldest) return 0;
     const keep = entry.logs.findIndex((line) => Date.parse(line.timestamp) >= oldest);
     const dropped = keep === -1 ? entry.logs.length : keep;
-    entry.logs.splice(0, dropped);
-    entry.logsNotKept = true;
+    this.#dropLogs(entry, dropped);
     return dropped;
   }
 
@@ -364,15 +476,24 @@ export class ExecutionRegistry {
   restoreOutputs(entry: ExecutionEntry, outputs: RunOutputs, usedAt: number): void {
     entry.resultsNotKept = outputs.resultsNotKept;
     entry.logsNotKept = outputs.logsNotKept;
-    entry.results = [...outputs.results];
-    entry.logs = [...outputs.logs];
+    // Counted against the byte budgets like the entries this process kept itself.
+    entry.results = outputs.results.map((result) => ({
+      ...result,
+      [HELD_BYTES]: payloadBytes(result.payload),
+    }));
+    entry.logs = outputs.logs.map((line) => ({ ...line, [HELD_BYTES]: logLineBytes(line) }));
+    entry.resultBytes = totalHeldBytes(entry.results);
+    this.#resultBytes += entry.resultBytes;
+    entry.logBytes = totalHeldBytes(entry.logs);
+    this.#logBytes += entry.logBytes;
+    if (entry.logs.length > 0) this.#touchLogs(entry);
     entry.resultSeq = entry.results.at(-1)?.seq ?? 0;
     entry.logSeq = entry.logs.at(-1)?.seq ?? 0;
     this.#trimResults(entry, this.#limits.resultsPerExecution);
     const ttl = this.#limits.resultTtlMs;
     const now = this.#limits.now?.() ?? Date.now();
     // Expired already: the use order of the others cannot tell, as it is by last use.
-    if (ttl !== undefined && now - usedAt > ttl) this.#forgetResults(entry);
+    if (ttl !== undefined && now - usedAt > ttl) this.#clearResults(entry);
     else if (entry.results.length > 0) this.#touchResults(entry, usedAt);
   }
 
@@ -434,9 +555,7 @@ export class ExecutionRegistry {
       const oldest = this.#ended.takeOldest();
       if (oldest === undefined) break;
       // Dropped already (by the session bound below): nothing more to do for it.
-      if (this.#entries.get(oldest.executionId) === oldest) {
-        this.#entries.delete(oldest.executionId);
-      }
+      if (this.#entries.get(oldest.executionId) === oldest) this.#forget(oldest);
     }
     const maxSessions = this.#limits.maxSessions ?? null;
     if (maxSessions === null) return;
@@ -452,15 +571,38 @@ export class ExecutionRegistry {
       let emptied = true;
       for (const entry of this.#entries.values()) {
         if (entry.sessionId !== sessionId) continue;
-        if (isTerminalExecutionStatus(entry.status)) this.#entries.delete(entry.executionId);
+        if (isTerminalExecutionStatus(entry.status)) this.#forget(entry);
         else emptied = false;
       }
       if (emptied) held--;
     }
   }
 
+  /** Drops an execution with what it holds, so the byte totals hold only what is kept. */
+  #forget(entry: ExecutionEntry): void {
+    this.#entries.delete(entry.executionId);
+    if (entry.results.length > 0 || this.#withResults.has(entry.executionId)) {
+      this.#clearResults(entry);
+    }
+    if (entry.logs.length > 0) this.#dropLogs(entry, entry.logs.length);
+  }
+
   /** Sessions that have executions held. */
   get sessions(): number {
     return new Set([...this.#entries.values()].map((entry) => entry.sessionId)).size;
   }
+}
+
+/** What a log line counts against `svc.logs.store.max-bytes`. */
+function logLineBytes(line: {
+  readonly nodeId: string;
+  readonly message: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}): number {
+  return (
+    LOG_LINE_OVERHEAD +
+    line.nodeId.length +
+    line.message.length +
+    payloadBytes(line.fields, LOG_FIELDS_COUNTED)
+  );
 }

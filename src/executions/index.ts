@@ -7,6 +7,8 @@ export { Admission, REFUSAL_MESSAGES } from './admission.js';
 export type { AdmissionLimits, OnLimit, RefusalReason } from './admission.js';
 export { IdempotencyKeys } from './idempotency-keys.js';
 export { ExecutionEntry, ExecutionRegistry } from './execution-registry.js';
+export type { BudgetedHistory } from './execution-registry.js';
+export { HELD_BYTES, heldBytesOf } from './held-bytes.js';
 export {
   EXECUTION_STATUSES,
   EXECUTION_TRANSITIONS,

@@ -48,6 +48,8 @@ export interface LiveRunsOptions {
   readonly sessionMemory: SessionMemory | undefined;
   readonly resolveConfig: ConfigResolver | undefined;
   readonly placement: NodePlacement | undefined;
+  /** `svc.limits.max-payload`; the engine's default when absent. */
+  readonly maxPayloadBytes?: number | undefined;
   /** Whether the execution can still be restarted, so its run records for a restart. */
   readonly restartable: (executionId: string) => boolean;
   /** A run ended: its slot is free. */
@@ -78,6 +80,7 @@ export class LiveRuns {
       sessionMemory: options.sessionMemory,
       resolveConfig: options.resolveConfig,
       placement: options.placement,
+      maxPayloadBytes: options.maxPayloadBytes,
     };
     const { registry, notifier, meters, clock, logger, journal, tracer, approvals } = options;
     this.#host = {

@@ -203,11 +203,10 @@ export class RunRecorder implements RunEventSink, RunHost {
 
   log(line: RunLogEntry): void {
     const { registry, clock, logger } = this.host;
-    const dropped = registry.addLog(this.entry, line, clock.now());
+    const { line: entry, dropped } = registry.addLog(this.entry, line, clock.now());
     // SPEC "Log line losses": lines beyond what an execution keeps are dropped and counted.
     if (dropped > 0) this.host.meters.count('svc.tracker.dropped', { type: 'log' }, dropped);
-    const entry = this.entry.logs.at(-1);
-    if (entry !== undefined) this.host.notifier.emit(this.entry, { kind: 'log', ...entry });
+    this.host.notifier.emit(this.entry, { kind: 'log', ...entry });
     logger[LOG_METHODS[line.level]](
       { executionId: this.entry.executionId, nodeId: line.nodeId, ...line.fields },
       line.message,

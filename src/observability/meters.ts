@@ -80,6 +80,13 @@ export const METER_CATALOGUE = [
     description: 'node output held by the checkpoint store',
   },
   {
+    name: 'svc.memory.dropped',
+    type: 'counter',
+    tags: ['store'],
+    description:
+      'entries an in-memory history let go of to stay within its byte budget; store: results, logs, events, streams, checkpoints',
+  },
+  {
     name: 'svc.checkpoint.errors',
     type: 'counter',
     tags: [],

@@ -4,6 +4,8 @@ export { ManualScheduler, RunClock, realTimers } from './run-clock.js';
 export type { TimerHandle, TimerScheduler } from './run-clock.js';
 export { childMessageId, sourceMessageId } from './message-ids.js';
 export { WorkflowRun } from './workflow-run.js';
+export { messagePayloadBytes } from './run-emitter.js';
+export { DEFAULT_MAX_PAYLOAD_BYTES, payloadBytes } from './payload-size.js';
 export { isNodeEnded, isTerminalNodeStatus } from './node-state.js';
 export type { NodeState, NodeStatus, RunEndStatus, RunOutcome } from './node-state.js';
 export type {

@@ -331,25 +331,37 @@ async function* inputStream(run: RunParts, task: NodeTask): AsyncGenerator<Messa
   }
 }
 
+/**
+ * The first `length` characters of `text` as a string of their own. A plain slice may share
+ * the whole text, and a kept log line would then hold a large payload's encoding for the log
+ * retention period.
+ */
+function detachedPrefix(text: string, length: number): string {
+  return Buffer.from(text.slice(0, length), 'utf16le').toString('utf16le');
+}
+
 /** SPEC "Log line losses": a node that wrote no live logs has its output logged, cut. */
 function logOutput(run: RunParts, task: NodeTask): void {
   const context = task.context;
   const state = task.state;
   if (context.logged || state.messagesOut === 0) return;
+  const last = context.lastOutput;
   let output: string;
   try {
-    output = toJson(context.lastOutput) ?? 'undefined';
+    // A long string is cut before it is encoded: encoding all of it only to keep the start
+    // would copy the whole payload.
+    output =
+      (typeof last === 'string' && last.length > MAX_LOGGED_OUTPUT
+        ? toJson(last.slice(0, MAX_LOGGED_OUTPUT + 1))
+        : toJson(last)) ?? 'undefined';
   } catch {
-    output = String(context.lastOutput);
+    output = String(last);
   }
+  const cut = output.length > MAX_LOGGED_OUTPUT;
   run.options.events.log({
     nodeId: task.node.nodeId,
     level: 'DEBUG',
-    message: output.length > MAX_LOGGED_OUTPUT ? output.slice(0, MAX_LOGGED_OUTPUT) : output,
-    fields: {
-      output: 'last',
-      messagesOut: state.messagesOut,
-      cut: output.length > MAX_LOGGED_OUTPUT,
-    },
+    message: cut ? detachedPrefix(output, MAX_LOGGED_OUTPUT) : output,
+    fields: { output: 'last', messagesOut: state.messagesOut, cut },
   });
 }

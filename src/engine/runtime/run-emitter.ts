@@ -1,23 +1,51 @@
 // How a node's output leaves it (ARCHITECTURE "One runner per node", steps 3 and 4): every
 // emitted message is recorded with the checkpoint writer, then written to the child channels
 // on its port at the pace of the slowest child; and a completed node's end marker is saved.
+// A payload over the server's largest (`svc.limits.max-payload`) fails its message instead.
 import type { Emit, Message, MessageHeaders } from '../../plugin-api/index.js';
 import type { CheckpointWriter, EncodedPayload, RecordingMessage } from '../checkpoints.js';
 import { childMessageId } from './message-ids.js';
-import type { NodeEnd } from './node-state.js';
+import { payloadBytes } from './payload-size.js';
+import { NodeEnd } from './node-state.js';
 import type { NodeTask } from './node-task.js';
 import type { RunEventSink } from './run-ports.js';
 import { shareOfEventLoop } from './share-of-event-loop.js';
 
 /**
- * Where a message the engine sends on keeps what the checkpoint store made of its payload. A
- * symbol: plugins get the message object itself and neither see the key nor write it out.
+ * Where a message the engine sends on keeps the payload's measured size and what the
+ * checkpoint store made of its payload, if anything. A symbol: plugins get the message object
+ * itself and neither see the key nor write it out. One slot for both, holding the bare size
+ * when the store made nothing (the memory store, no store): a second symbol-keyed member on
+ * every message costs more than the rare object.
  */
-const ENCODED: unique symbol = Symbol('encoded payload');
+const CARRIED: unique symbol = Symbol('measured and encoded payload');
+
+/** The size and what the store made of the payload, when it made something. */
+interface Encoded {
+  readonly size: number;
+  readonly encoded: EncodedPayload;
+}
+
+/** A bound no payload reaches that keeps sums of sizes finite (a cyclic one counts just over). */
+const UNLIMITED = 2 ** 40;
 
 /** A message as the engine sends it between nodes. */
 interface SentMessage extends Message {
-  [ENCODED]: EncodedPayload;
+  [CARRIED]: number | Encoded;
+}
+
+function carriedOf(message: Message): number | Encoded | undefined {
+  return (message as Partial<SentMessage>)[CARRIED];
+}
+
+/**
+ * About the JSON length of a message's payload (payload-size.ts): what the engine measured
+ * when the message was emitted, else measured now. Memory budgets count held payloads by it.
+ */
+export function messagePayloadBytes(message: Message): number {
+  const carried = carriedOf(message);
+  if (carried === undefined) return payloadBytes(message.payload, UNLIMITED);
+  return typeof carried === 'number' ? carried : carried.size;
 }
 
 /** One per run: the run's tasks by plan index, and the checkpoint writer while it records. */
@@ -26,12 +54,20 @@ export class RunEmitter {
   readonly #events: RunEventSink;
   /** The engine logs at DEBUG: each node's last output is kept for its completion log. */
   readonly #debug: boolean;
+  /** `svc.limits.max-payload`: a larger emitted payload fails its message. */
+  readonly #maxPayload: number;
   #checkpoints: CheckpointWriter | undefined;
 
-  constructor(tasks: readonly NodeTask[], events: RunEventSink, debug: boolean) {
+  constructor(
+    tasks: readonly NodeTask[],
+    events: RunEventSink,
+    debug: boolean,
+    maxPayload: number,
+  ) {
     this.#tasks = tasks;
     this.#events = events;
     this.#debug = debug;
+    this.#maxPayload = maxPayload;
   }
 
   /** Records every emitted message and end marker with `writer` (SPEC Checkpoint). */
@@ -120,6 +156,16 @@ export class RunEmitter {
     input?: Message,
   ): Promise<void> | undefined {
     if (task.pendingEnd !== undefined) return undefined;
+    // A payload passed on unchanged is neither measured nor encoded again (EncodedPayload).
+    const carried =
+      input !== undefined && input.payload === emit.payload ? carriedOf(input) : undefined;
+    const size =
+      carried === undefined
+        ? payloadBytes(emit.payload, this.#maxPayload)
+        : typeof carried === 'number'
+          ? carried
+          : carried.size;
+    if (size > this.#maxPayload) return this.#tooLarge(task, id, inherited, size, input);
     task.state.messagesOut++;
     const headers =
       emit.headers === undefined
@@ -127,20 +173,18 @@ export class RunEmitter {
           ? inherited
           : { ...inherited, attempt: 1 }
         : { ...inherited, ...emit.headers, attempt: 1 };
-    const message: SentMessage = { id, payload: emit.payload, headers, [ENCODED]: undefined };
+    const message: SentMessage = { id, payload: emit.payload, headers, [CARRIED]: size };
     if (this.#debug) task.context.lastOutput = emit.payload;
     const node = task.node;
     const port = emit.port ?? 'out';
     const targets = node.routes.get(port) ?? node.anyPort;
     const checkpoints = this.#checkpoints;
     if (checkpoints !== undefined) {
-      const recording: RecordingMessage = { id, port, payload: emit.payload, headers };
-      // A payload passed on unchanged is not encoded again (EncodedPayload).
-      if (input !== undefined && input.payload === emit.payload) {
-        recording.encoded = (input as Partial<SentMessage>)[ENCODED];
-      }
+      const recording: RecordingMessage = { id, port, payload: emit.payload, headers, size };
+      if (carried !== undefined && typeof carried !== 'number') recording.encoded = carried.encoded;
       const recorded = (task.recorder ??= checkpoints.node(node.nodeId)).record(recording);
-      message[ENCODED] = recording.encoded;
+      const encoded = recording.encoded;
+      if (encoded !== undefined) message[CARRIED] = { size, encoded };
       // The store holds too much unwritten: the node waits for it as for a full edge.
       if (recorded !== undefined) {
         const sent = this.#send(targets, message);
@@ -148,6 +192,36 @@ export class RunEmitter {
       }
     }
     return this.#send(targets, message);
+  }
+
+  /**
+   * An emitted payload over `svc.limits.max-payload` fails its message the way a plugin
+   * failure that no retry can help does: the node's onError decides (CONTRACT section 2). The
+   * payload goes nowhere, so it is let go at once instead of being held by edges and stores.
+   */
+  #tooLarge(
+    task: NodeTask,
+    id: string,
+    inherited: MessageHeaders,
+    tooLarge: number,
+    input: Message | undefined,
+  ): Promise<void> | undefined {
+    const reason =
+      `Payload of at least ${tooLarge} bytes is larger than svc.limits.max-payload ` +
+      `(${this.#maxPayload} bytes)`;
+    switch (task.node.settings.onError) {
+      case 'SKIP':
+        task.state.skipped++;
+        task.context.log.warn('Message skipped after failure', { messageId: id, error: reason });
+        return undefined;
+      case 'ERROR_PORT': {
+        // The input passed the limit; should the error with it not, the error goes alone.
+        const payload = input === undefined ? { error: reason } : { error: reason, message: input };
+        return this.emit(task, id, inherited, { port: 'error', payload });
+      }
+      case 'FAIL':
+        throw new NodeEnd('FAILURE', reason);
+    }
   }
 
   async #emitRest(

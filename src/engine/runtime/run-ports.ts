@@ -96,6 +96,11 @@ export interface RunServices {
    * timeouts, onError, checkpoints and controls stay here, around that runtime.
    */
   readonly placement?: NodePlacement | undefined;
+  /**
+   * `svc.limits.max-payload`: an emitted payload larger than this, about its JSON length,
+   * fails its message; DEFAULT_MAX_PAYLOAD_BYTES when absent.
+   */
+  readonly maxPayloadBytes?: number | undefined;
 }
 
 export type ConfigResolver = (

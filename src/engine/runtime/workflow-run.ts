@@ -13,6 +13,7 @@ import type { RunScope } from './node-context.js';
 import { runNode } from './node-runner.js';
 import type { RunParts } from './node-runner.js';
 import { pendingState } from './node-state.js';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from './payload-size.js';
 import type { NodeState, RunOutcome } from './node-state.js';
 import { NodeTask } from './node-task.js';
 import type { PlannedNode } from './plan.js';
@@ -71,7 +72,12 @@ export class WorkflowRun {
     ).map((task) => task.state);
     const logger = options.services.logger;
     const debug = logger.isLevelEnabled('debug');
-    const emitter = new RunEmitter(this.#tasks, options.events, debug);
+    const emitter = new RunEmitter(
+      this.#tasks,
+      options.events,
+      debug,
+      options.services.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
+    );
     const lifecycle = new RunLifecycle(
       options.executionId,
       this.#tasks,

@@ -50,6 +50,8 @@ export interface TestRunOptions {
   readonly resolveConfig?: RunServices['resolveConfig'];
   /** Answers signal waits; without it they are refused. */
   readonly awaitSignal?: RunHost['awaitSignal'];
+  /** `svc.limits.max-payload`; the engine's default when not given. */
+  readonly maxPayloadBytes?: number;
 }
 
 /** A trigger that emits the payloads, one per turn of the event loop. */
@@ -108,6 +110,7 @@ export function createTestRun(
     services: {
       placement: options.placement,
       resolveConfig: options.resolveConfig,
+      maxPayloadBytes: options.maxPayloadBytes,
       logger: { isLevelEnabled: () => false, trace: () => undefined },
     },
     events: {

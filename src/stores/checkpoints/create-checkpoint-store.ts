@@ -15,6 +15,9 @@ export type CheckpointStoreOptions =
       readonly bytesPerNode: number;
       /** With a directory, the memory store spills output beyond its caps there. */
       readonly spillDir: string | null;
+      /** `svc.restart.max-bytes`: output held in memory over all executions. */
+      readonly maxBytes?: number;
+      readonly onBudgetDrop?: (messages: number) => void;
     }
   | {
       readonly type: 'file';
@@ -27,11 +30,7 @@ export type CheckpointStoreOptions =
 export function createCheckpointStore(options: CheckpointStoreOptions): CheckpointStore {
   switch (options.type) {
     case 'memory':
-      return new MemoryCheckpointStore({
-        messagesPerNode: options.messagesPerNode,
-        bytesPerNode: options.bytesPerNode,
-        spillDir: options.spillDir,
-      });
+      return new MemoryCheckpointStore(options);
     case 'file':
       return new FileCheckpointStore(options);
     case 'postgres':

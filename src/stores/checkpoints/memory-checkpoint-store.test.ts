@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { NodeRecorder } from '../../engine/index.js';
 import {
@@ -216,5 +219,86 @@ describe('MemoryCheckpointStore', () => {
     await store.close();
     expect(await store.executions()).toEqual([]);
     expect(store.bytes).toBe(0);
+  });
+});
+
+describeCheckpointStoreConformance('memory with a byte budget', () =>
+  Promise.resolve({
+    store: new MemoryCheckpointStore({ maxBytes: 64 * MIB }),
+    cleanup: () => Promise.resolve(),
+  }),
+);
+
+describe('MemoryCheckpointStore byte budget (svc.restart.max-bytes, docs/limits.md)', () => {
+  /** An object payload of about `size` bytes as the engine measured it. */
+  const sized = (id: string, size: number) => ({
+    ...recordedMessage(id, { data: 'x' }),
+    size,
+  });
+
+  it('counts object payloads by the measured size, so large objects cannot pile up under SPEC per-node caps', async () => {
+    const dropped: number[] = [];
+    const store = new MemoryCheckpointStore({
+      maxBytes: 10 * MIB,
+      onBudgetDrop: (messages) => dropped.push(messages),
+    });
+    for (const executionId of ['e1', 'e2', 'e3']) {
+      const node = store.writer(executionId).node('map');
+      void node.record(sized(`${executionId}-m`, 4 * MIB));
+      await node.end();
+    }
+    // SPEC's per-node count sees 1 KiB each; the budget sees 12 MiB and lets the oldest go.
+    expect(store.bytes).toBe(2 * 1024);
+    expect(dropped).toEqual([1]);
+    const first = (await store.summary('e1'))?.[0];
+    expect(first).toMatchObject({ complete: false, truncated: true });
+    expect(await store.output('e1', 'map')).toBeUndefined();
+    expect(await store.output('e3', 'map')).toHaveLength(1);
+  });
+
+  it('keeps what the recording execution holds: its node that does not fit goes over its cap', async () => {
+    const dropped: number[] = [];
+    const store = new MemoryCheckpointStore({
+      maxBytes: 5 * MIB,
+      onBudgetDrop: (messages) => dropped.push(messages),
+    });
+    const writer = store.writer('e1');
+    const first = writer.node('first');
+    void first.record(sized('a', 3 * MIB));
+    await first.end();
+    const second = writer.node('second');
+    void second.record(sized('b', 3 * MIB));
+    await second.end();
+    expect(dropped).toEqual([]);
+    const nodes = await store.summary('e1');
+    expect(nodes?.map((node) => [node.nodeId, node.complete])).toEqual([
+      ['first', true],
+      ['second', false],
+    ]);
+  });
+
+  it('with a spill directory moves the oldest output to a spill file, still replayable', async () => {
+    const spillDir = await mkdtemp(path.join(os.tmpdir(), 'svc-budget-'));
+    const dropped: number[] = [];
+    const store = new MemoryCheckpointStore({
+      maxBytes: 5 * MIB,
+      spillDir,
+      onBudgetDrop: (messages) => dropped.push(messages),
+    });
+    try {
+      await store.open();
+      const old = store.writer('old').node('map');
+      void old.record(sized('a', 3 * MIB));
+      expect(old.end()).toBeUndefined();
+      const next = store.writer('next').node('map');
+      void next.record(sized('b', 3 * MIB));
+      await next.end();
+      expect(dropped).toEqual([1]);
+      expect(await store.output('old', 'map')).toEqual([recordedMessage('a', { data: 'x' })]);
+      expect((await store.summary('old'))?.[0]).toMatchObject({ complete: true, truncated: false });
+    } finally {
+      await store.close();
+      await rm(spillDir, { recursive: true, force: true });
+    }
   });
 });

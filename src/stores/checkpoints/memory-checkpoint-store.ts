@@ -11,6 +11,7 @@ import type {
   NodeRecorder,
   RecordedApproval,
   RecordedMessage,
+  RecordingMessage,
 } from '../../engine/index.js';
 import { checkpointFailure } from './checkpoint-errors.js';
 import { SPILL_FILE_PREFIX, SpillFile } from './spill-file.js';
@@ -31,6 +32,14 @@ export interface MemoryCheckpointStoreOptions {
    * directory: `open()` and `close()` delete every spill file in it.
    */
   readonly spillDir?: string | null;
+  /**
+   * `svc.restart.max-bytes`: output held in memory over all executions, payloads counted by
+   * the engine's measure of their JSON length (not SPEC's per-node count, which counts an
+   * object 1 KiB however large). Beyond it the oldest executions lose their output first.
+   */
+  readonly maxBytes?: number;
+  /** Told how many held messages the byte budget let go (`svc.memory.dropped`). */
+  readonly onBudgetDrop?: (messages: number) => void;
 }
 
 /**
@@ -51,6 +60,12 @@ class Holdings {
   readonly messagesPerNode: number;
   readonly bytesPerNode: number;
   readonly spillDir: string | null;
+  /** Measured bytes of the output held in memory, over every node, and their budget. */
+  measured = 0;
+  readonly maxBytes: number;
+  readonly onBudgetDrop: ((messages: number) => void) | undefined;
+  /** The store's executions, oldest first: where room is made. */
+  readonly executions = new Map<string, MemoryExecution>();
   readonly #discarding = new Set<Promise<void>>();
   /** Names spill files uniquely within the directory without asking the file system. */
   readonly #spillPrefix = `${SPILL_FILE_PREFIX}${randomSuffix()}-`;
@@ -60,6 +75,28 @@ class Holdings {
     this.messagesPerNode = options.messagesPerNode ?? DEFAULT_MESSAGES_PER_NODE;
     this.bytesPerNode = options.bytesPerNode ?? DEFAULT_BYTES_PER_NODE;
     this.spillDir = options.spillDir ?? null;
+    this.maxBytes = options.maxBytes ?? Infinity;
+    this.onBudgetDrop = options.onBudgetDrop;
+  }
+
+  /**
+   * Makes room for `size` more measured bytes by letting go of the output of executions
+   * older than `current`, oldest first; answers whether it fits then. The current execution
+   * keeps what it holds: its node that does not fit goes over its cap instead.
+   */
+  makeRoom(size: number, current: MemoryExecution): boolean {
+    if (this.measured + size <= this.maxBytes) return true;
+    let dropped = 0;
+    for (const execution of this.executions.values()) {
+      if (execution === current) break;
+      for (const node of execution.nodes.values()) {
+        dropped += node.evict();
+        if (this.measured + size <= this.maxBytes) break;
+      }
+      if (this.measured + size <= this.maxBytes) break;
+    }
+    if (dropped > 0) this.onBudgetDrop?.(dropped);
+    return this.measured + size <= this.maxBytes;
   }
 
   newSpillFile(spillDir: string): SpillFile {
@@ -133,6 +170,8 @@ class MemoryNode implements NodeRecorder {
   #messages = 0;
   /** Counted bytes of the output held, in memory or in the spill file. */
   #bytes = 0;
+  /** Measured bytes of the output held in memory (`Holdings.maxBytes`). */
+  #measured = 0;
   #truncated = false;
   #complete = false;
 
@@ -140,7 +179,7 @@ class MemoryNode implements NodeRecorder {
     this.#execution = execution;
   }
 
-  record(message: RecordedMessage): undefined {
+  record(message: RecordingMessage): undefined {
     const execution = this.#execution;
     if (!execution.accepting) return;
     this.#messages++;
@@ -148,10 +187,17 @@ class MemoryNode implements NodeRecorder {
     const held = this.#held;
     if (held !== undefined) {
       const holdings = execution.holdings;
-      if (held.length < holdings.messagesPerNode && this.#bytes + size <= holdings.bytesPerNode) {
+      const measured = message.size ?? size;
+      if (
+        held.length < holdings.messagesPerNode &&
+        this.#bytes + size <= holdings.bytesPerNode &&
+        holdings.makeRoom(measured, execution)
+      ) {
         held.push(message);
         this.#bytes += size;
         holdings.bytes += size;
+        this.#measured += measured;
+        holdings.measured += measured;
       } else {
         this.#overCap(held, message, size);
       }
@@ -187,32 +233,55 @@ class MemoryNode implements NodeRecorder {
   output():
     Promise<readonly RecordedMessage[] | undefined> | readonly RecordedMessage[] | undefined {
     if (!this.#complete) return undefined;
-    return this.#spill?.read() ?? this.#held?.slice();
+    const spill = this.#spill;
+    // Output spilled after its end marker (to make room) may still be on its way to the file.
+    if (spill !== undefined) return spill.finish().then(() => spill.read());
+    return this.#held?.slice();
   }
 
   /** Lets go of the output: its bytes leave the total and its spill file is deleted. */
   release(): void {
     const holdings = this.#execution.holdings;
-    if (this.#held !== undefined) holdings.bytes -= this.#bytes;
+    this.#letGoOfHeld();
     if (this.#spill !== undefined) holdings.discard(this.#spill);
-    this.#held = undefined;
     this.#spill = undefined;
     this.#bytes = 0;
     this.#complete = false;
   }
 
-  #overCap(held: RecordedMessage[], message: RecordedMessage, size: number): void {
+  /**
+   * The store's byte budget needs room: output held in memory goes to a spill file, or
+   * without a spill directory is dropped and the node is left truncated. Answers how many
+   * messages left memory.
+   */
+  evict(): number {
+    const held = this.#held;
+    if (held === undefined || held.length === 0) return 0;
+    this.#overCap(held, undefined, 0);
+    return held.length;
+  }
+
+  /** The output held in memory leaves the store's totals. */
+  #letGoOfHeld(): void {
     const holdings = this.#execution.holdings;
-    holdings.bytes -= this.#bytes;
+    if (this.#held !== undefined) holdings.bytes -= this.#bytes;
+    holdings.measured -= this.#measured;
+    this.#measured = 0;
     this.#held = undefined;
+  }
+
+  #overCap(held: RecordedMessage[], message: RecordedMessage | undefined, size: number): void {
+    const holdings = this.#execution.holdings;
+    this.#letGoOfHeld();
     if (holdings.spillDir === null) {
       this.#truncated = true;
+      this.#complete = false;
       this.#bytes = 0;
       return;
     }
     const spill = holdings.newSpillFile(holdings.spillDir);
     for (const earlier of held) spill.append(earlier);
-    spill.append(message);
+    if (message !== undefined) spill.append(message);
     this.#spill = spill;
     this.#bytes += size;
   }
@@ -227,10 +296,11 @@ export class MemoryCheckpointStore implements CheckpointStore {
   readonly kind: 'memory' | 'spill';
   readonly durable = false;
   readonly #holdings: Holdings;
-  readonly #executions = new Map<string, MemoryExecution>();
+  readonly #executions: Map<string, MemoryExecution>;
 
   constructor(options: MemoryCheckpointStoreOptions = {}) {
     this.#holdings = new Holdings(options);
+    this.#executions = this.#holdings.executions;
     this.kind = this.#holdings.spillDir === null ? 'memory' : 'spill';
   }
 
