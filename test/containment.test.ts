@@ -103,6 +103,20 @@ describe('Containment of expressions and templates', () => {
     expect(record.nodes.spin.error).toContain('svc.expressions.timeout-ms (300 ms)');
   });
 
+  it('keeps health under 100 ms through a finite heavy expression, ended by its time limit', async () => {
+    server = await startTestServer({ env: { SVC_EXPRESSIONS_TIMEOUT_MS: '1500' } });
+    const expression = '$sum($map([1..10000000], function($v){ $v * 2 }))';
+    const id = await startRun(server, runawayWorkflow('heavy', { expression }));
+    const ended = endOf(server, id, 15_000);
+    const health = await healthLatencyDuring(server, ended);
+    const record = await ended;
+    expect(health.calls).toBeGreaterThan(10);
+    expect(health.p90Ms).toBeLessThan(100);
+    expect(health.slowestMs).toBeLessThan(1_000);
+    expect(record.status).toBe('FAILED');
+    expect(record.nodes.spin.error).toContain('svc.expressions.timeout-ms (1500 ms)');
+  });
+
   it('fails a recursion that never ends at its depth limit instead of filling the heap', async () => {
     server = await startTestServer();
     const expression = '($f := function($x){ 1 + $f($x) }; $f(1))';
