@@ -168,6 +168,15 @@ function stopAfterFencing(reason: string, app: App | undefined): void {
   );
 }
 
+/**
+ * Exits once the log lines written so far are out: the log is written asynchronously, and an
+ * exit at once would lose the last lines of a stop, the ones that say how it ended.
+ */
+function exitAfterLogs(app: App, code: number): void {
+  setTimeout(() => process.exit(code), 1_000).unref();
+  app.loggers.app.flush(() => process.exit(code));
+}
+
 function stopOnSignals(app: App): void {
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
@@ -176,11 +185,11 @@ function stopOnSignals(app: App): void {
     app.shutdown().then(
       () => {
         app.loggers.app.info({}, 'Stopped');
-        process.exit(0);
+        exitAfterLogs(app, 0);
       },
       (error: unknown) => {
         app.loggers.app.error({ err: error }, 'Stopping failed');
-        process.exit(1);
+        exitAfterLogs(app, 1);
       },
     );
   };
