@@ -108,10 +108,26 @@ describe('A SPLITTER of millions of items (SPEC What the service does: back-pres
       (data) => data.status === 'PAUSED',
       5_000,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const held = (await record(id)).nodes.split.messagesOut as number;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await record(id)).nodes.split.messagesOut).toBe(held);
+    // What was under way when the pause came finishes first: two reads in a row agree.
+    let last = -1;
+    const settled = await eventually(
+      () => record(id),
+      (data) => {
+        const same = data.nodes.split.messagesOut === last;
+        last = data.nodes.split.messagesOut as number;
+        return same;
+      },
+      5_000,
+    );
+    const held = settled.nodes.split.messagesOut as number;
+    // Read for 300 ms: the count must not move while the run is paused.
+    await expect(
+      eventually(
+        () => record(id),
+        (data) => data.nodes.split.messagesOut !== held,
+        300,
+      ),
+    ).rejects.toThrow(/condition not reached/);
     expect(held - (paused.nodes.split.messagesOut as number)).toBeLessThan(1_000);
     expect((await server.call('POST', `/api/executions/${id}/resume`)).status).toBe(200);
     await eventually(
@@ -129,8 +145,13 @@ describe('A SPLITTER of millions of items (SPEC What the service does: back-pres
     expect(stopped.nodes.split.messagesOut).toBeLessThan(TEN_MILLION);
     // The split goes no further once stopped.
     const after = stopped.nodes.split.messagesOut as number;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await record(id)).nodes.split.messagesOut).toBe(after);
+    await expect(
+      eventually(
+        () => record(id),
+        (data) => data.nodes.split.messagesOut !== after,
+        200,
+      ),
+    ).rejects.toThrow(/condition not reached/);
   });
 
   it('of one million items runs to completion, each item once, with results and checkpoints held to their caps', async () => {

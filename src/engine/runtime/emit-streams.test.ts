@@ -10,6 +10,7 @@ import {
   sourceOf as source,
   tick,
   waitFor,
+  waitUntil,
 } from '../testing/index.js';
 import type { TestPluginType } from '../testing/index.js';
 import { hang } from '../testing/control-fixtures.js';
@@ -97,7 +98,9 @@ describe('WorkflowRun: emits made lazily (plugin API EmitStream)', () => {
     const probe = numbers();
     const { h, sink } = numbersRun(probe);
     // The stream never has to wait, yet timers still get their turn while it runs.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    let fired = false;
+    setTimeout(() => (fired = true), 20);
+    await waitUntil(() => fired, 'a timer while the stream runs');
     expect(probe.pulled).toBeGreaterThan(0);
     h.run.stop();
     await expect(h.run.done).resolves.toMatchObject({ status: 'STOPPED' });
