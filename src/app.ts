@@ -23,7 +23,7 @@ import {
 } from './executions/index.js';
 import type { Leadership } from './executions/index.js';
 import { createHighAvailability, highAvailabilityOf } from './high-availability.js';
-import type { RouteEntry } from './http/index.js';
+import type { AnswerMismatch, RouteEntry } from './http/index.js';
 import {
   EventStreams,
   actuatorRoutes,
@@ -85,6 +85,8 @@ export interface AppOptions {
    * (docs/high-availability.md). The process is expected to stop; it serves reads meanwhile.
    */
   readonly onFenced?: (reason: string) => void;
+  /** Holds every answer to its documented schema (the tests turn it on; see answer-check.ts). */
+  readonly checkAnswers?: (mismatch: AnswerMismatch) => void;
 }
 
 export interface App {
@@ -309,6 +311,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       sessionOfExecution: (executionId) => registry.get(executionId)?.sessionId,
     },
     logger: loggers.app,
+    ...(options.checkAnswers === undefined ? {} : { checkAnswers: options.checkAnswers }),
     bodyLimit: settings['svc.limits.max-body'],
     compression: {
       enabled: settings['svc.server.compression.enabled'],

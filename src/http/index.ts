@@ -1,5 +1,6 @@
 export { createHttpServer, pathOf } from './server.js';
 export type { HttpServer, HttpServerOptions } from './server.js';
+export type { AnswerMismatch } from './answer-check.js';
 export { HTTP_STATUS_BY_CODE, httpStatusOf } from './error-mapping.js';
 export { errorEnvelope, successEnvelope } from './envelope.js';
 export type { ErrorEnvelope, SuccessEnvelope } from './envelope.js';

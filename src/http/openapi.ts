@@ -1,52 +1,26 @@
 // The API description (SPEC "Versioning" 1, "Management and documentation endpoints"):
-// OpenAPI 3 generated from the route schemas at /v3/api-docs, and Swagger UI at
-// /swagger-ui.html. Each operation names the role it needs.
+// OpenAPI 3 generated from the route schemas and the API contract (api-contract/) at
+// /v3/api-docs, and Swagger UI at /swagger-ui.html. Each operation names the role it needs and
+// its security requirement.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import {
+  createJsonSchemaTransform,
+  createJsonSchemaTransformObject,
+} from 'fastify-type-provider-zod';
 import { routeRule } from '../auth/index.js';
+import { API_TAGS, apiSchemas, operationOf } from './api-contract/index.js';
+import { finishDocument } from './openapi-document.js';
 
 export const API_VERSION = '0.0.1-SNAPSHOT';
 
-const FIELD_ERROR = {
-  type: 'object',
-  properties: { field: { type: 'string' }, message: { type: 'string' } },
-  required: ['field', 'message'],
-} as const;
+type TransformInput = Parameters<ReturnType<typeof createJsonSchemaTransform>>[0];
 
-/** SPEC "Response envelope", as documentation of every answer. */
-const SUCCESS_ENVELOPE = {
-  type: 'object',
-  description: 'Success envelope; `data` depends on the call',
-  properties: {
-    timestamp: { type: 'string', format: 'date-time' },
-    status: { type: 'integer', format: 'int32' },
-    message: { type: 'string' },
-    data: {},
-  },
-  required: ['timestamp', 'status', 'message'],
-} as const;
-
-const ERROR_ENVELOPE = {
-  type: 'object',
-  description: 'Error envelope; `errors` only when the problem is tied to fields',
-  properties: {
-    timestamp: { type: 'string', format: 'date-time' },
-    status: { type: 'integer', format: 'int32' },
-    error: { type: 'string' },
-    message: { type: 'string' },
-    path: { type: 'string' },
-    errors: { type: 'array', items: FIELD_ERROR },
-  },
-  required: ['timestamp', 'status', 'error', 'message', 'path'],
-} as const;
-
-type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
+const KEYED = [{ bearerAuth: [] }, { apiKey: [] }];
 
 /** `/mcp` speaks JSON-RPC 2.0 (MCP Streamable HTTP), not the envelope; roles are per tool. */
 const TOOL_ENDPOINT = {
-  summary: 'MCP tool endpoint',
   description:
     'MCP over Streamable HTTP: a JSON-RPC 2.0 request in, its JSON-RPC response out. Any valid key gets in; each tool checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key. `tools/list` describes every tool.',
   'x-required-role': 'per tool',
@@ -73,8 +47,12 @@ const TOOL_ENDPOINT = {
       },
     },
     '202': { description: 'A notification was accepted', type: 'null' },
+    '401': { description: 'No key, or a key the server does not know', type: 'null' },
   },
 } as const;
+
+const transformRoute = createJsonSchemaTransform({ schemaRegistry: apiSchemas });
+const transformDocument = createJsonSchemaTransformObject({ schemaRegistry: apiSchemas });
 
 /** Registers the collector; must run before the routes are added. */
 export async function registerOpenApi(fastify: FastifyInstance): Promise<void> {
@@ -85,31 +63,53 @@ export async function registerOpenApi(fastify: FastifyInstance): Promise<void> {
         title: 'Workflow Execution Service REST API',
         version: API_VERSION,
         description:
-          'Pre-beta: paths and schemas may change before version v0.1.0; setting names and access rules may change too.',
+          'Pre-beta: paths and schemas may change before version v0.1.0; setting names and access rules may change too. Every answer but the tool endpoint, the event streams and the Prometheus text comes in the response envelope.',
+        contact: { name: 'Workflow Execution Service maintainers' },
+        // The package is private (package.json): npm's word for that, and what it means.
+        license: {
+          name: 'UNLICENSED',
+          url: 'https://docs.npmjs.com/cli/configuring-npm/package-json#license',
+        },
+      },
+      // The server that serves this description.
+      servers: [{ url: '/', description: 'This server' }],
+      tags: API_TAGS.map((tag) => ({ ...tag })),
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key as a bearer token',
+          },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
       },
     },
     transform: (document: TransformInput) => {
-      const transformed = jsonSchemaTransform(document);
-      const method = String(document.route.method);
-      const rule = routeRule(Array.isArray(document.route.method) ? 'GET' : method, document.url);
-      if (rule?.scope === 'tool') {
-        return { ...transformed, schema: { ...transformed.schema, ...TOOL_ENDPOINT } };
-      }
+      const transformed = transformRoute(document);
+      const method = Array.isArray(document.route.method) ? 'GET' : String(document.route.method);
+      const rule = routeRule(method, document.url);
+      const operation = operationOf(method, document.url);
       const role = rule === undefined ? 'ADMIN' : rule.scope === 'open' ? 'none (open)' : rule.role;
+      const security = rule?.scope === 'open' ? [] : KEYED;
+      if (rule?.scope === 'tool') {
+        return {
+          ...transformed,
+          schema: { ...transformed.schema, ...TOOL_ENDPOINT, security },
+        };
+      }
+      const lead = operation?.description === undefined ? '' : `${operation.description}\n\n`;
       return {
         ...transformed,
         schema: {
           ...transformed.schema,
-          description: `Required role: ${role}`,
+          description: `${lead}Required role: ${role}.`,
           'x-required-role': role,
-          response: {
-            '2XX': SUCCESS_ENVELOPE,
-            '4XX': ERROR_ENVELOPE,
-            '5XX': ERROR_ENVELOPE,
-          },
+          security,
         },
       };
     },
+    transformObject: (document) => finishDocument(transformDocument(document)),
   });
 }
 

@@ -18,6 +18,10 @@ import { installAccessLog } from './access-log.js';
 import { parseJsonBody } from './json-body.js';
 import { MAX_PATH_PARAM_LENGTH, answerClientError, routerErrorOf } from './pre-route-errors.js';
 import { zodValidatorCompiler } from './request-validation.js';
+import { describeRoute } from './api-contract/index.js';
+import { answerSerializerCompiler } from './answer-serializer.js';
+import { installAnswerCheck } from './answer-check.js';
+import type { AnswerMismatch } from './answer-check.js';
 import { RequestRateLimiter, isRateLimitedPath } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 
@@ -32,10 +36,16 @@ export interface HttpServerOptions {
   /** One INFO line per answered request (`svc.logging.access-log`). */
   readonly accessLog?: boolean;
   /**
-   * `Retry-After` of every 503 (a standby, a restart not accepted in time, a server closing):
-   * SPEC Errors says to retry those with backoff, and this says after how long. 5 s by default.
+   * `Retry-After` of every 503 (a standby, a restart not accepted in time, a server closing)
+   * and of every refused start (429): SPEC Errors says to retry those with backoff, and this
+   * says after how long. 5 s by default.
    */
   readonly retryAfterSeconds?: number;
+  /**
+   * Holds every answer to its documented schema and reports each mismatch, answered 500
+   * (answer-check.ts); the tests turn it on.
+   */
+  readonly checkAnswers?: (mismatch: AnswerMismatch) => void;
 }
 
 export interface HttpServer {
@@ -74,6 +84,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   const routes = new RouteTable();
 
   fastify.setValidatorCompiler(zodValidatorCompiler);
+  fastify.setSerializerCompiler(answerSerializerCompiler);
   // Only JSON is accepted as a request body: anything else is answered 415.
   fastify.removeContentTypeParser(['text/plain', 'application/json']);
   fastify.addContentTypeParser(
@@ -88,6 +99,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     },
   );
   fastify.addHook('onRoute', (route) => {
+    describeRoute(route);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) routes.add(method, route.url);
   });
@@ -136,6 +148,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     if (allowed.length > 0) void reply.header('Allow', allowed.join(', '));
     return sendError(error, request, reply, retryAfter);
   });
+  if (options.checkAnswers !== undefined) installAnswerCheck(fastify, options.checkAnswers);
   if (options.compression.enabled) {
     await fastify.register(compress, { global: true, threshold: options.compression.threshold });
   }
@@ -166,8 +179,10 @@ function sendError(
   if (status === 500) {
     request.log.error({ err: error, reference: request.id }, 'Request failed unexpectedly');
   }
-  // Every 503 is worth a retry, later or elsewhere (SPEC Errors: retry 503 with backoff).
-  if (status === 503 && !reply.hasHeader('Retry-After'))
+  // Every 503 is worth a retry, later or elsewhere (SPEC Errors: retry 503 with backoff), and
+  // so is every 429: the rate limiter says when its bucket refills, a refused start gets the
+  // same wait as a 503.
+  if ((status === 503 || status === 429) && !reply.hasHeader('Retry-After'))
     void reply.header('Retry-After', retryAfter);
   return reply
     .status(status)

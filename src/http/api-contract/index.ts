@@ -1,0 +1,56 @@
+// The API contract: what the description says of each operation and what answers are
+// serialised with. `describeRoute` joins an operation to its route when the route is added.
+import type { RouteOptions } from 'fastify';
+import { routeRule } from '../../auth/index.js';
+import type { Operation, OperationKey, OperationTable } from './operation.js';
+import { errorStatusesOf, responseSchemasOf } from './responses.js';
+import { SESSION_OPERATIONS } from './sessions.contract.js';
+
+export { API_TAGS } from './operation.js';
+export type { ApiTag, Operation, OperationKey } from './operation.js';
+export { apiSchemas } from './envelopes.js';
+export { ERROR_DESCRIPTIONS, RETRY_AFTER_STATUSES } from './responses.js';
+export type { ErrorStatus } from './responses.js';
+
+export const OPERATIONS: OperationTable = {
+  ...SESSION_OPERATIONS,
+};
+
+const BY_KEY = new Map<string, Operation>(Object.entries(OPERATIONS));
+
+export function operationOf(method: string, url: string): Operation | undefined {
+  return BY_KEY.get(`${method === 'HEAD' ? 'GET' : method} ${url}`);
+}
+
+export function operationKeys(): readonly OperationKey[] {
+  return Object.keys(OPERATIONS) as OperationKey[];
+}
+
+/**
+ * Gives a route its name, summary, tag and answers from the table. The tool endpoint speaks
+ * JSON-RPC past Fastify's serialiser, so only its description is joined (in the document).
+ */
+export function describeRoute(route: RouteOptions): void {
+  const method = Array.isArray(route.method) ? undefined : String(route.method);
+  if (method === undefined) return;
+  const operation = operationOf(method, route.url);
+  if (operation === undefined) return;
+  const rule = routeRule(method, route.url);
+  const schema = (route.schema ?? {}) as Record<string, unknown>;
+  const errors = errorStatusesOf(operation, rule, {
+    method: method === 'HEAD' ? 'GET' : method,
+    url: route.url,
+    takesInput:
+      route.url.includes(':') ||
+      schema.params !== undefined ||
+      schema.querystring !== undefined ||
+      schema.body !== undefined,
+  });
+  route.schema = {
+    ...schema,
+    operationId: operation.operationId,
+    summary: operation.summary,
+    tags: [operation.tag],
+    ...(rule?.scope === 'tool' ? {} : { response: responseSchemasOf(operation, errors) }),
+  };
+}
