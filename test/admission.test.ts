@@ -27,13 +27,14 @@ async function statusOf(server: TestServer, id: string): Promise<string> {
 }
 
 describe('Admission (SPEC States and transitions, Limits)', () => {
-  it("refuses a start over svc.execution.max-concurrent with 429 'Execution limit reached' when on-limit is REJECT", async () => {
+  it("refuses a start over svc.execution.max-concurrent with 429 'Execution limit reached' and Retry-After when on-limit is REJECT", async () => {
     const server = await serverWith({ SVC_EXECUTION_MAX_CONCURRENT: '1' });
     try {
       expect((await start(server)).status).toBe(202);
       const refused = await start(server);
       expect(refused.status).toBe(429);
       expect(refused.json.message).toMatch(/execution limit reached/i);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(await server.app.meters.read('svc.executions.rejected', { reason: 'limit' })).toBe(1);
     } finally {
       await server.close();
