@@ -50,6 +50,27 @@ describe('Workflow versions (SPEC Versioning, CONTRACT 4)', () => {
     expect(Date.parse(versions[0].createdAt)).not.toBeNaN();
   });
 
+  it('keeps the note given with a save (?note=), and refuses a note over 1024 characters', async () => {
+    const noted = '/api/sessions/vs/workflows/noted';
+    const saved = await server.call(
+      'PUT',
+      `${noted}?note=${encodeURIComponent('from git 1a2b3c')}`,
+      {
+        body: linearWorkflow('noted'),
+      },
+    );
+    expect(saved.status).toBe(201);
+    const versions = await server.call('GET', `${noted}/versions`);
+    expect(versions.json.data[0]).toMatchObject({ version: 1, note: 'from git 1a2b3c' });
+    const tooLong = await server.call('PUT', `${noted}?note=${'n'.repeat(1025)}`, {
+      body: linearWorkflow('noted'),
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json.errors).toEqual([
+      { field: 'note', message: "Parameter 'note' must be at most 1024 characters" },
+    ]);
+  });
+
   it('reads one saved definition', async () => {
     const answer = await server.call('GET', `${base}/versions/1`);
     expect(answer.status).toBe(200);

@@ -114,7 +114,7 @@ export interface paths {
         get: operations["getWorkflow"];
         /**
          * Create or change a workflow
-         * @description Saves the definition as a new version (201 when it creates the workflow, 200 when it replaces it). The newest 20 versions are kept.
+         * @description Saves the definition as a new version (201 when it creates the workflow, 200 when it replaces it), with the version note from `note` if given. The newest 20 versions are kept.
          *
          *     Required role: ADMIN.
          */
@@ -3020,7 +3020,9 @@ export interface operations {
     };
     saveWorkflow: {
         parameters: {
-            query?: never;
+            query?: {
+                note?: string;
+            };
             header?: never;
             path: {
                 sessionId: string;
@@ -3380,7 +3382,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The versions, oldest first */
+            /** @description The versions, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -49,7 +49,8 @@ export class ApiError extends Error {
   }
 }
 
-interface CallResult<D> {
+/** What an openapi-fetch call resolves to, as far as `dataOf` reads it. */
+export interface CallResult<D> {
   readonly data?: { readonly data: D } | undefined;
   readonly error?: unknown;
   readonly response: Response;

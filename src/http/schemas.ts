@@ -16,3 +16,11 @@ export const diffQuery = z.object({
   from: z.string({ error: "Parameter 'from' is mandatory" }),
   to: z.string({ error: "Parameter 'to' is mandatory" }),
 });
+
+/** A note for the version a save makes (the tool endpoint can add one later, too). */
+export const saveQuery = z.object({
+  note: z
+    .string({ error: "Parameter 'note' must be a string" })
+    .max(1024, "Parameter 'note' must be at most 1024 characters")
+    .optional(),
+});

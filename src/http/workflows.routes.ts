@@ -6,6 +6,7 @@ import type { SessionService } from '../services/index.js';
 import { actorOf, respond } from './reply.js';
 import {
   diffQuery,
+  saveQuery,
   versionParams,
   workflowDefinitionBodySchema,
   workflowParams,
@@ -38,7 +39,13 @@ export const workflowRoutes: FastifyPluginCallback<WorkflowRoutesOptions> = (
 
   api.put(
     WORKFLOW,
-    { schema: { params: workflowParams, body: workflowDefinitionBodySchema } },
+    {
+      schema: {
+        params: workflowParams,
+        querystring: saveQuery,
+        body: workflowDefinitionBodySchema,
+      },
+    },
     async (request, reply) => {
       const { sessionId, workflowId } = request.params;
       const body = request.body;
@@ -57,6 +64,7 @@ export const workflowRoutes: FastifyPluginCallback<WorkflowRoutesOptions> = (
         { ...body, workflowId },
         actorOf(request),
         request.principal?.sessions ?? null,
+        request.query.note ?? null,
       );
       return saved.created
         ? respond(reply, 201, 'Workflow created', saved)

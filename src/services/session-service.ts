@@ -168,13 +168,14 @@ export class SessionService {
 
   /**
    * Saves a new version of a workflow, creating the workflow on its first save; `reach`: the
-   * sessions the saving key may reach (null: every session).
+   * sessions the saving key may reach (null: every session); `note`: the version's note.
    */
   async defineWorkflow(
     sessionId: string,
     definition: WorkflowDefinition,
     actor: string,
     reach: readonly string[] | null = null,
+    note: string | null = null,
   ): Promise<SavedWorkflow> {
     this.#assertValidWorkflows([definition]);
     const outside = subWorkflowReachErrors(definition, reach);
@@ -182,7 +183,7 @@ export class SessionService {
     return this.#lock.run(sessionId, async () => {
       const session = await this.#requireSession(sessionId);
       const existing = await this.#deps.store.getWorkflow(sessionId, definition.workflowId);
-      const saved = await this.#saveVersion(session, existing, definition, actor, null);
+      const saved = await this.#saveVersion(session, existing, definition, actor, note);
       return {
         sessionId,
         workflowId: definition.workflowId,

@@ -188,7 +188,7 @@ export const SESSION_OPERATIONS: OperationTable = {
     operationId: 'saveWorkflow',
     summary: 'Create or change a workflow',
     description:
-      'Saves the definition as a new version (201 when it creates the workflow, 200 when it replaces it). The newest 20 versions are kept.',
+      'Saves the definition as a new version (201 when it creates the workflow, 200 when it replaces it), with the version note from `note` if given. The newest 20 versions are kept.',
     tag: 'Workflows',
     answers: {
       200: envelope('The workflow saved as a new version', SavedWorkflowSchema),
@@ -215,7 +215,7 @@ export const SESSION_OPERATIONS: OperationTable = {
     operationId: 'listWorkflowVersions',
     summary: 'List the saved versions of a workflow',
     tag: 'Versions',
-    answers: { 200: envelope('The versions, oldest first', z.array(VersionSchema)) },
+    answers: { 200: envelope('The versions, newest first', z.array(VersionSchema)) },
     errors: [404],
   },
   [`GET ${WORKFLOW}/versions/diff`]: {
