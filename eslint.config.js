@@ -105,6 +105,25 @@ export default tseslint.config(
   },
   ...boundaryRules,
   {
+    // The typed client imports nothing of the server, and the command-line client only the
+    // typed client: both talk to a server over HTTP, as any client does (docs/api.md).
+    files: ['src/client/**/*.ts', 'src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`^(\.\./)+(?!client/index\.js$)[\w-]+/`,
+              message:
+                'The clients reach the server only over HTTP: import ../client/index.js, node built-ins and npm packages.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Built-in plugins are written as any plugin is (docs/writing-a-plugin.md): against the
     // plugin API, node built-ins and npm packages, never the rest of the server. Files in the
     // plugin's own folder are its own; its tests may use the plugins layer's test support.

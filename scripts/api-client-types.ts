@@ -11,6 +11,10 @@ const HEADER = `// Generated from the API description (GET /v3/api-docs) by \`np
 `;
 
 export async function clientTypes(document: OpenAPIV3.Document): Promise<string> {
-  const ast = await openapiTS(document as unknown as OpenAPI3, { exportType: false });
+  const ast = await openapiTS(document as unknown as OpenAPI3, {
+    exportType: false,
+    // A field with a default may be left out of a request body.
+    defaultNonNullable: false,
+  });
   return `${HEADER}\n${astToString(ast)}`;
 }

@@ -2167,7 +2167,7 @@ export interface components {
         WorkflowDefinitionInput: {
             workflowId: string;
             /** @default  */
-            description: string;
+            description?: string;
             nodes: {
                 nodeId: string;
                 type: string;
@@ -2176,7 +2176,7 @@ export interface components {
                 };
             }[];
             /** @default [] */
-            edges: {
+            edges?: {
                 source: string;
                 target: string;
                 sourcePort?: string;

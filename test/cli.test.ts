@@ -1,0 +1,217 @@
+// The `svc` command-line client, run as a child process against a real server: workflows kept
+// as files (validate, diff, apply, export), contexts, plugins, output and exit codes.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runToExit } from './support/process.js';
+import type { ProcessResult } from './support/process.js';
+import { startTestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+const ORDERS = `sessionId: shop
+workflowId: orders
+description: Shape each order
+nodes:
+  - nodeId: start
+    type: MANUAL
+  - nodeId: shape
+    type: MAPPER
+    config:
+      mode: PROJECTION
+      expression: '{"total": 1}'
+  - nodeId: print
+    type: CONSOLE_TERMINAL
+edges:
+  - source: start
+    target: shape
+  - source: shape
+    target: print
+`;
+
+const REFUNDS = JSON.stringify(
+  {
+    sessionId: 'shop',
+    workflowId: 'refunds',
+    nodes: [
+      { nodeId: 'start', type: 'MANUAL' },
+      { nodeId: 'done', type: 'NOTIFY_TERMINAL' },
+    ],
+    edges: [{ source: 'start', target: 'done' }],
+  },
+  null,
+  2,
+);
+
+describe('The svc command-line client', () => {
+  let server: TestServer;
+  let folder: string;
+  let config: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    folder = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+    config = join(folder, 'config', 'svc.json');
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const svc = (args: readonly string[], env: Record<string, string> = {}): Promise<ProcessResult> =>
+    runToExit(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), join(root, 'src/cli/main.ts'), ...args],
+      {
+        cwd: folder,
+        timeoutMs: 60_000,
+        env: { SVCCLI_SERVER: server.baseUrl, SVCCLI_CONFIG: config, NO_COLOR: '1', ...env },
+      },
+    );
+
+  const repository = (name: string, files: Record<string, string>): string => {
+    const dir = join(folder, name);
+    mkdirSync(dir, { recursive: true });
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+    return dir;
+  };
+
+  it('applies a directory of workflow files, creating the session, and a second apply changes nothing', async () => {
+    const dir = repository('shop', { 'orders.yaml': ORDERS, 'refunds.json': REFUNDS });
+    const first = await svc(['apply', dir, '--note', 'first import']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('+ session shop (shop)');
+    expect(first.stdout).toContain('+ workflow shop/orders -> version 1');
+    expect(first.stdout).toContain('+ workflow shop/refunds -> version 1');
+    const versions = await server.call('GET', '/api/sessions/shop/workflows/orders/versions');
+    expect(versions.json.data).toEqual([
+      expect.objectContaining({ version: 1, note: 'first import', current: true }),
+    ]);
+    const again = await svc(['apply', dir]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('= workflow shop/orders');
+    expect(again.stdout).toContain('Nothing to change');
+    const still = await server.call('GET', '/api/sessions/shop/workflows/orders/versions');
+    expect(still.json.data).toHaveLength(1);
+  });
+
+  it('shows what would change, then saves only the changed workflow, as JSON for scripts', async () => {
+    const dir = repository('shop', {
+      'orders.yaml': ORDERS.replace('{"total": 1}', '{"total": 2}').replace(
+        '  - nodeId: print',
+        '  - nodeId: audit\n    type: NOTIFY_TERMINAL\n  - nodeId: print',
+      ),
+    });
+    const diff = await svc(['diff', dir]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain('~ workflow shop/orders');
+    expect(diff.stdout).toContain('~ node shape (MAPPER)');
+    expect(diff.stdout).toContain('+ node audit (NOTIFY_TERMINAL)');
+    expect(diff.stdout).toContain('= workflow shop/refunds');
+    const applied = await svc(['apply', dir, '--output', 'json', '--note', 'two']);
+    expect(applied.code).toBe(0);
+    const changes = JSON.parse(applied.stdout) as { action: string; workflowId: string }[];
+    expect(changes).toEqual([
+      expect.objectContaining({ action: 'change-workflow', workflowId: 'orders', version: 2 }),
+      expect.objectContaining({ action: 'unchanged', workflowId: 'refunds' }),
+    ]);
+  });
+
+  it('exports a session to files that apply takes back unchanged', async () => {
+    const out = join(folder, 'exported');
+    const exported = await svc(['export', 'shop', '--dir', out]);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain('session.yaml');
+    expect(readFileSync(join(out, 'session.yaml'), 'utf8')).toContain('kind: session');
+    const diff = await svc(['diff', out]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain('Nothing to change');
+    expect(diff.stdout).not.toContain('~');
+  });
+
+  it('validates files and names the file, the field and the line of each problem, exiting 1', async () => {
+    const dir = repository('broken', {
+      'bad.yaml': ORDERS.replace('type: CONSOLE_TERMINAL', 'type: NO_SUCH_TYPE'),
+      'syntax.yaml': 'sessionId: shop\nnodes: [\n',
+      'nosession.yaml': 'workflowId: lost\nnodes: []\n',
+    });
+    const result = await svc(['validate', dir]);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^broken\/bad\.yaml:13: error nodes\[2\]\.type: /),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^broken\/syntax\.yaml:\d+: error /));
+    expect(lines).toContainEqual(
+      'broken/nosession.yaml:1: error sessionId: sessionId is mandatory: the session the file belongs to',
+    );
+    expect(result.stderr).toContain('problem(s) found');
+    const good = await svc(['validate', join(folder, 'shop')]);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toContain('2 workflow(s) valid');
+  });
+
+  it('takes the version note from the git commit of the files when none is given', async () => {
+    const dir = repository('versioned', {
+      'flow.yaml': ORDERS.replace('sessionId: shop', 'sessionId: gitshop'),
+    });
+    const git = (...args: string[]): string =>
+      execFileSync('git', args, {
+        cwd: dir,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 'a',
+          GIT_AUTHOR_EMAIL: 'a@b',
+          GIT_COMMITTER_NAME: 'a',
+          GIT_COMMITTER_EMAIL: 'a@b',
+        },
+      });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'add the flow');
+    const head = git('log', '-1', '--format=%h').trim();
+    expect((await svc(['apply', dir])).code).toBe(0);
+    const versions = await server.call('GET', '/api/sessions/gitshop/workflows/orders/versions');
+    expect(versions.json.data[0].note).toBe(`${head} add the flow`);
+    const session = await server.call('GET', '/api/sessions/gitshop');
+    expect(session.json.data.name).toBe('versioned');
+  });
+
+  it('saves named servers as contexts and uses the current one', async () => {
+    const add = await svc(['context', 'add', 'local', server.baseUrl], {
+      SVCCLI_SERVER: '',
+    });
+    expect(add.code).toBe(0);
+    const list = await svc(['context', 'ls', '--output', 'json']);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { current: true, name: 'local', server: server.baseUrl, key: 'none' },
+    ]);
+    const plugins = await svc(['plugins'], { SVCCLI_SERVER: '' });
+    expect(plugins.code).toBe(0);
+    expect(plugins.stdout).toMatch(/^TYPE +KIND +PORTS +DESCRIPTION/);
+    expect(plugins.stdout).toContain('MAPPER');
+    const missing = await svc(['context', 'use', 'nowhere']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("No context named 'nowhere'");
+  });
+
+  it("prints the server's message and exits 1 on a refusal, 2 on a wrong command line, and 0 with --help", async () => {
+    const unknown = await svc(['plugins', 'NO_SUCH_TYPE']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: 404: .*NO_SUCH_TYPE/m);
+    const wrong = await svc(['no-such-command']);
+    expect(wrong.code).toBe(2);
+    const help = await svc(['apply', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Example:');
+    const unreachable = await svc(['plugins'], { SVCCLI_SERVER: 'http://127.0.0.1:9' });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain('Cannot reach the server at http://127.0.0.1:9');
+  });
+});
