@@ -67,7 +67,7 @@ describe('Management endpoints in dev (SPEC Management and documentation endpoin
     const text = await server.call('GET', '/actuator/prometheus');
     expect(text.status).toBe(200);
     expect(text.headers.get('content-type')).toContain('text/plain');
-    expect(text.text).toContain('svc_node_executions{module="MAPPER",status="COMPLETED"} 1');
+    expect(text.text).toContain('svc_node_executions_total{module="MAPPER",status="COMPLETED"} 1');
   });
 
   it('reads and changes a log level at run time', async () => {

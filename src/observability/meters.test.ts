@@ -1,13 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { METER_CATALOGUE, Meters, describeMeter } from './meters.js';
+import { METER_CATALOGUE, Meters, describeMeter, prometheusName } from './meters.js';
 
 describe('Meters (SPEC Meters)', () => {
   it('registers every meter of SPEC with its tags', async () => {
     const meters = new Meters();
-    const names = (await meters.registry.getMetricsAsJSON()).map((metric) => metric.name);
-    expect(names).toHaveLength(METER_CATALOGUE.length);
-    expect(names).toContain('svc_node_executions');
-    expect(names).toContain('svc_node_duration_seconds');
+    const metrics = await meters.registry.getMetricsAsJSON();
+    for (const spec of METER_CATALOGUE) {
+      const metric = metrics.find((entry) => entry.name === prometheusName(spec));
+      expect(metric?.help, spec.name).toBe(spec.description);
+    }
+    expect(metrics.map((metric) => metric.name)).toContain('svc_node_executions_total');
+    expect(metrics.map((metric) => metric.name)).toContain('svc_node_duration_seconds');
+  });
+
+  it('names a counter with _total, a timer in seconds and a gauge as it is, in Prometheus only', () => {
+    const names = Object.fromEntries(
+      METER_CATALOGUE.map((spec) => [spec.name, prometheusName(spec)]),
+    );
+    expect(names['svc.node.executions']).toBe('svc_node_executions_total');
+    expect(names['llm.cost']).toBe('llm_cost_total');
+    expect(names['svc.execution.queue.wait']).toBe('svc_execution_queue_wait_seconds');
+    expect(names['svc.executions.running']).toBe('svc_executions_running');
+    expect(names['svc.checkpoint.bytes']).toBe('svc_checkpoint_bytes');
+    for (const spec of METER_CATALOGUE) {
+      expect(prometheusName(spec).endsWith('_total'), spec.name).toBe(spec.type === 'counter');
+    }
   });
 
   it('counts by tags and reads sums over the tags given', async () => {

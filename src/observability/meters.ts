@@ -1,5 +1,5 @@
-// Every meter of SPEC "Meters", registered once under its SPEC name (dots become
-// underscores for Prometheus), so parts record where SPEC says and readers find them by name.
+// Every meter of SPEC "Meters", registered once under its SPEC name (Prometheus spells it by
+// its own naming rules), so parts record where SPEC says and readers find them by name.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MeterTags, PluginMeter } from '../plugin-api/index.js';
 
@@ -145,10 +145,21 @@ export type MeterName = (typeof METER_CATALOGUE)[number]['name'];
 
 type AnyMeter = Counter | Gauge | Histogram;
 
-/** Prometheus name of a SPEC meter: dots become underscores, timers are in seconds. */
+/**
+ * Prometheus name of a SPEC meter, by the rules `promtool check metrics` applies: dots become
+ * underscores, a counter ends in `_total`, a timer is a histogram in seconds. Only the
+ * Prometheus exposition uses it; `/actuator/metrics` keeps SPEC's names.
+ */
 export function prometheusName(spec: MeterSpec): string {
   const base = spec.name.replace(/\./g, '_');
-  return spec.type === 'timer' ? `${base}_seconds` : base;
+  switch (spec.type) {
+    case 'counter':
+      return `${base}_total`;
+    case 'timer':
+      return `${base}_seconds`;
+    case 'gauge':
+      return base;
+  }
 }
 
 /** The meters of plugins by name: looked up on every call a plugin makes. */
