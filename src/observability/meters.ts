@@ -2,6 +2,7 @@
 // its own naming rules), so parts record where SPEC says and readers find them by name.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MeterTags, PluginMeter } from '../plugin-api/index.js';
+import { processMeters } from './process-meters.js';
 
 export type MeterType = 'counter' | 'gauge' | 'timer';
 
@@ -198,6 +199,7 @@ export function pluginMeterName(
 const NO_TAGS: MeterTags = Object.freeze({});
 
 export class Meters {
+  /** What `/actuator/prometheus` serves: the catalogue's meters and the process meters. */
   readonly registry = new Registry();
   /** What plugins add to (`NodeContext.meter`): the catalogue's meters of plugins only. */
   readonly forPlugins: PluginMeter = {
@@ -238,6 +240,7 @@ export class Meters {
               });
       this.#meters.set(spec.name, meter);
     }
+    for (const metric of processMeters()) this.registry.registerMetric(metric);
   }
 
   /** Adds `amount` to a counter. */
