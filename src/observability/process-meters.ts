@@ -22,7 +22,8 @@ let shared: readonly Metric[] | undefined;
  * They measure the process, not one service, and creating them starts an event-loop delay
  * monitor and a garbage-collection observer that are never stopped: one of each per process,
  * however many services (tests start dozens) it holds. They are read when scraped; between
- * scrapes only the monitor's timer and one histogram observation per collection run.
+ * scrapes only the monitor's 10 ms timer and a histogram observation per batch of collections
+ * run (docs/performance.md, "Process meters").
  */
 export function processMeters(): readonly Metric[] {
   if (shared === undefined) {
