@@ -83,7 +83,9 @@ export interface NodeCheckpointSummary {
   readonly truncated: boolean;
 }
 
-export type CheckpointStoreKind = 'memory' | 'spill' | 'file' | 'postgres';
+export const CHECKPOINT_STORE_KINDS = ['memory', 'spill', 'file', 'postgres'] as const;
+
+export type CheckpointStoreKind = (typeof CHECKPOINT_STORE_KINDS)[number];
 
 export interface CheckpointStore {
   readonly kind: CheckpointStoreKind;

@@ -36,6 +36,8 @@ export type {
 export {
   DEFAULT_MAX_PAYLOAD_BYTES,
   ManualScheduler,
+  NODE_STATUSES,
+  RUN_LOG_LEVELS,
   RunClock,
   WorkflowRun,
   childMessageId,
@@ -73,6 +75,7 @@ export type {
 } from './runtime/index.js';
 export { Channel, DroppingChannel, END } from './streams/channel.js';
 export type { End, Inbox, NodeInput, Outbox, Overflow } from './streams/channel.js';
+export { CHECKPOINT_STORE_KINDS } from './checkpoints.js';
 export type {
   CheckpointStore,
   CheckpointStoreKind,

@@ -2,7 +2,10 @@
 // which order. A paused run keeps its slot. Queue order: higher priority first, then the
 // session with the fewest running executions, then arrival.
 
-export type OnLimit = 'REJECT' | 'QUEUE';
+/** What a start meets when no slot is free: a refusal, or a place in the queue. */
+export const ON_LIMIT_MODES = ['REJECT', 'QUEUE'] as const;
+
+export type OnLimit = (typeof ON_LIMIT_MODES)[number];
 
 /** CONTRACT section 3: scheduler limits, `null` where off. */
 export interface AdmissionLimits {

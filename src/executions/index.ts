@@ -3,7 +3,7 @@ export type { CheckpointView, ExecutionManagerDeps } from './execution-manager.j
 export { MAX_NESTING_DEPTH } from './live-runs.js';
 export type { RestartMode } from './restarts.js';
 export type { StartAnswer, StartOptions, StartRequest } from './launch.js';
-export { Admission, REFUSAL_MESSAGES } from './admission.js';
+export { Admission, ON_LIMIT_MODES, REFUSAL_MESSAGES } from './admission.js';
 export type { AdmissionLimits, OnLimit, RefusalReason } from './admission.js';
 export { IdempotencyKeys } from './idempotency-keys.js';
 export { ExecutionEntry, ExecutionRegistry } from './execution-registry.js';

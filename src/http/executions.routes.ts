@@ -2,7 +2,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EXECUTION_STATUSES } from '../executions/index.js';
+import { EXECUTION_STATUSES, ON_LIMIT_MODES } from '../executions/index.js';
 import type { ExecutionService } from '../services/index.js';
 import { auditActor, respond } from './reply.js';
 
@@ -90,7 +90,7 @@ const limitsQuery = z.object({
   maxPerSession: optionalLimit('maxPerSession'),
   maxPerWorkflow: optionalLimit('maxPerWorkflow'),
   onLimit: z
-    .enum(['REJECT', 'QUEUE'], { error: "Parameter 'onLimit' must be REJECT or QUEUE" })
+    .enum(ON_LIMIT_MODES, { error: "Parameter 'onLimit' must be REJECT or QUEUE" })
     .optional(),
   queueCapacity: z.coerce
     .number({ error: "Parameter 'queueCapacity' must be an integer" })

@@ -6,7 +6,8 @@ export { childMessageId, sourceMessageId } from './message-ids.js';
 export { WorkflowRun } from './workflow-run.js';
 export { messagePayloadBytes } from './run-emitter.js';
 export { DEFAULT_MAX_PAYLOAD_BYTES, payloadBytes } from './payload-size.js';
-export { isNodeEnded, isTerminalNodeStatus } from './node-state.js';
+export { NODE_STATUSES, isNodeEnded, isTerminalNodeStatus } from './node-state.js';
+export { RUN_LOG_LEVELS } from './run-ports.js';
 export type { NodeState, NodeStatus, RunEndStatus, RunOutcome } from './node-state.js';
 export type {
   ConfigResolver,

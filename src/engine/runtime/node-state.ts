@@ -2,18 +2,21 @@
 // node, how a run ended, and the end a node is given from inside or outside its task.
 
 /** CONTRACT section 1: node statuses. */
-export type NodeStatus =
-  | 'PENDING'
-  | 'RUNNING'
-  | 'WAITING'
-  | 'PAUSED'
-  | 'COMPLETED'
-  | 'FAILURE'
-  | 'TIMED_OUT'
-  | 'UPSTREAM_FAILED'
-  | 'SKIPPED'
-  | 'STOPPED'
-  | 'CANCELLED';
+export const NODE_STATUSES = [
+  'PENDING',
+  'RUNNING',
+  'WAITING',
+  'PAUSED',
+  'COMPLETED',
+  'FAILURE',
+  'TIMED_OUT',
+  'UPSTREAM_FAILED',
+  'SKIPPED',
+  'STOPPED',
+  'CANCELLED',
+] as const;
+
+export type NodeStatus = (typeof NODE_STATUSES)[number];
 
 /** How a run ended; queueing and abort after a crash belong to the executions layer. */
 export type RunEndStatus = 'COMPLETED' | 'FAILED' | 'STOPPED' | 'TIMED_OUT';

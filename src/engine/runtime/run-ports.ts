@@ -15,7 +15,10 @@ import type { NodeState, NodeStatus } from './node-state.js';
 import type { WorkflowPlan } from './plan.js';
 import type { RunClock } from './run-clock.js';
 
-export type LogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+/** The levels of the log lines a run writes. */
+export const RUN_LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+
+export type LogLevel = (typeof RUN_LOG_LEVELS)[number];
 
 export interface RunLogEntry {
   readonly nodeId: string;
