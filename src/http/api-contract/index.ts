@@ -3,6 +3,7 @@
 import type { RouteOptions } from 'fastify';
 import { routeRule } from '../../auth/index.js';
 import type { Operation, OperationKey, OperationTable } from './operation.js';
+import { EXECUTION_OPERATIONS } from './executions.contract.js';
 import { errorStatusesOf, responseSchemasOf } from './responses.js';
 import { SESSION_OPERATIONS } from './sessions.contract.js';
 
@@ -14,6 +15,7 @@ export type { ErrorStatus } from './responses.js';
 
 export const OPERATIONS: OperationTable = {
   ...SESSION_OPERATIONS,
+  ...EXECUTION_OPERATIONS,
 };
 
 const BY_KEY = new Map<string, Operation>(Object.entries(OPERATIONS));

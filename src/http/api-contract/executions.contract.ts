@@ -1,0 +1,341 @@
+// Starting runs and reading them, stop and priority, the scheduler's limits, and the repair of
+// runs from their checkpoints (SPEC "Execution calls", "Restart rules"; CONTRACT sections 3, 4).
+import { z } from 'zod';
+import { CHECKPOINT_STORE_KINDS, NODE_STATUSES, RUN_LOG_LEVELS } from '../../engine/index.js';
+import { EXECUTION_STATUSES, ON_LIMIT_MODES } from '../../executions/index.js';
+import { instant, named } from './envelopes.js';
+import { envelope } from './operation.js';
+import type { Operation, OperationTable } from './operation.js';
+
+const ExecutionStatusSchema = named('ExecutionStatus', z.enum(EXECUTION_STATUSES));
+
+const NodeStatusSchema = named('NodeStatus', z.enum(NODE_STATUSES));
+
+const traceId = z
+  .string()
+  .optional()
+  .meta({ description: 'OpenTelemetry trace id of the run; present when tracing is on' });
+
+/** Set once the run (or node) ends with an error; null otherwise. */
+const failure = z.string().nullable();
+
+const ExecutionNodeSchema = named(
+  'ExecutionNode',
+  z.strictObject({
+    status: NodeStatusSchema,
+    startedAt: instant.nullable(),
+    endedAt: instant.nullable(),
+    messagesIn: z.int(),
+    messagesOut: z.int(),
+    retries: z.int().meta({ description: 'Messages attempted again after a retryable failure' }),
+    error: failure,
+  }),
+);
+
+const executionFields = {
+  executionId: z.string(),
+  sessionId: z.string(),
+  workflowId: z.string(),
+  workflowVersion: z.int().meta({ description: 'The workflow version the run runs' }),
+  status: ExecutionStatusSchema,
+  priority: z.int(),
+  createdAt: instant,
+  startedAt: instant.nullable().meta({ description: 'Null while it waits for a slot' }),
+  endedAt: instant.nullable(),
+  error: failure,
+  restartOf: z
+    .string()
+    .nullable()
+    .meta({ description: 'The execution this one restarts (restart, from a node, retry)' }),
+  resumedFrom: z
+    .string()
+    .nullable()
+    .meta({ description: 'The aborted execution this one recovers' }),
+  parentExecutionId: z
+    .string()
+    .nullable()
+    .meta({ description: 'The run that started this one as a sub-workflow' }),
+  nodes: z
+    .record(z.string(), ExecutionNodeSchema)
+    .meta({ description: 'By node id; empty until the run starts' }),
+  traceId,
+};
+
+export const ExecutionSchema = named('Execution', z.strictObject(executionFields));
+
+const byStatus = z
+  .partialRecord(NodeStatusSchema, z.int())
+  .meta({ description: 'Nodes by status; a status no node has is left out' });
+
+const ExecutionProgressSchema = named(
+  'ExecutionProgress',
+  z.strictObject({
+    ...executionFields,
+    progress: z.strictObject({
+      nodesTotal: z.int(),
+      nodesFinished: z.int(),
+      percent: z.int().meta({ description: 'Nodes finished, in percent, rounded' }),
+      byStatus,
+      results: z.int().meta({ description: 'Result events kept for the run' }),
+      resultsNotKept: z.boolean().meta({
+        description: 'Some results are no longer kept (bounds, or a server restart cut the run)',
+      }),
+      logsNotKept: z.boolean().meta({ description: 'Some log lines are no longer kept' }),
+    }),
+  }),
+);
+
+const ExecutionStateSchema = named(
+  'ExecutionState',
+  z
+    .strictObject({ executionId: z.string(), status: ExecutionStatusSchema })
+    .meta({ description: 'An execution and its status when the call was answered' }),
+);
+
+const ExecutionPageSchema = named(
+  'ExecutionPage',
+  z.strictObject({
+    items: z.array(ExecutionSchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'The `cursor` of the next page; null on the last page' }),
+  }),
+);
+
+const ResultEventSchema = named(
+  'ResultEvent',
+  z.strictObject({
+    seq: z.int(),
+    timestamp: instant,
+    nodeId: z.string().meta({ description: 'The terminal node that received the message' }),
+    messageId: z.string(),
+    payload: z.unknown().meta({ description: 'The payload of the message, any JSON' }),
+  }),
+);
+
+const LogLineSchema = named(
+  'LogLine',
+  z.strictObject({
+    seq: z.int(),
+    timestamp: instant,
+    executionId: z.string(),
+    nodeId: z.string(),
+    level: z.enum(RUN_LOG_LEVELS),
+    message: z.string(),
+    fields: z.record(z.string(), z.unknown()),
+    traceId,
+  }),
+);
+
+const offWhenNull = (description: string) =>
+  z
+    .int()
+    .nullable()
+    .meta({ description: `${description}; null: no limit` });
+
+const SchedulerLimitsSchema = named(
+  'SchedulerLimits',
+  z.strictObject({
+    maxConcurrent: offWhenNull('Runs at once'),
+    maxPerSession: offWhenNull('Runs at once in one session'),
+    maxPerWorkflow: offWhenNull('Runs at once of one workflow'),
+    onLimit: z
+      .enum(ON_LIMIT_MODES)
+      .meta({ description: 'What a start meets when no slot is free: refusal (429) or the queue' }),
+    queueCapacity: z.int().meta({ description: 'Starts that may wait for a slot' }),
+    queueTimeout: offWhenNull('Milliseconds a start may wait for a slot'),
+  }),
+);
+
+const ExecutionCheckpointsSchema = named(
+  'ExecutionCheckpoints',
+  z.strictObject({
+    executionId: z.string(),
+    store: z
+      .enum(CHECKPOINT_STORE_KINDS)
+      .nullable()
+      .meta({ description: 'Where checkpoints are kept; null when nothing is recorded' }),
+    nodes: z.record(
+      z.string(),
+      z.strictObject({
+        messages: z.int().meta({ description: 'Messages recorded, also those not held' }),
+        bytes: z.int().meta({ description: 'Bytes of output held' }),
+        complete: z
+          .boolean()
+          .meta({ description: 'The end marker exists and the whole output is held' }),
+        truncated: z.boolean().meta({ description: 'Output went over a cap and is not all held' }),
+      }),
+    ),
+  }),
+);
+
+const PriorityChangeSchema = named(
+  'PriorityChange',
+  z.strictObject({ executionId: z.string(), priority: z.int() }),
+);
+
+const START_DESCRIPTION =
+  'Starts a run of the current version of the workflow, or queues it when no slot is free. An `Idempotency-Key` header makes a repeated start within its window (10 minutes by default) answer the first start’s execution and start nothing: send the same key when retrying after a 429 or 503.';
+
+/** A start, restart, retry or recover: a new execution, answered before it ends. */
+function launch(operation: Omit<Operation, 'answers'>, what: string): Operation {
+  return {
+    ...operation,
+    answers: { 202: envelope(`${what}: the new execution and its status`, ExecutionStateSchema) },
+  };
+}
+
+const EXECUTION = '/api/executions/:id';
+
+export const EXECUTION_OPERATIONS: OperationTable = {
+  'POST /api/workflow/start': launch(
+    {
+      operationId: 'startWorkflow',
+      summary: 'Start a workflow',
+      description: START_DESCRIPTION,
+      tag: 'Executions',
+      errors: [404, 429],
+    },
+    'The run accepted, RUNNING or QUEUED',
+  ),
+  'POST /api/workflow/:sessionId/start': launch(
+    {
+      operationId: 'startSessionWorkflow',
+      summary: 'Start a workflow of a session',
+      description: `For keys limited to sessions: the session is named in the path. ${START_DESCRIPTION}`,
+      tag: 'Executions',
+      errors: [404, 429],
+    },
+    'The run accepted, RUNNING or QUEUED',
+  ),
+  [`GET ${EXECUTION}`]: {
+    operationId: 'getExecution',
+    summary: 'Read an execution',
+    tag: 'Executions',
+    answers: { 200: envelope('The execution with its nodes', ExecutionSchema) },
+    errors: [404],
+  },
+  'GET /api/executions': {
+    operationId: 'searchExecutions',
+    summary: 'Search executions',
+    description:
+      'Executions newest first, filtered by session, workflow, status and creation time, one page at a time: pass the `nextCursor` of a page as `cursor` to read the next one.',
+    tag: 'Executions',
+    answers: { 200: envelope('One page of executions', ExecutionPageSchema) },
+  },
+  'GET /api/workflow/:sessionId/history': {
+    operationId: 'listSessionExecutions',
+    summary: 'List the executions of a session',
+    description: 'Newest first, up to `limit`, optionally of one workflow or status.',
+    tag: 'Executions',
+    answers: { 200: envelope('The executions', z.array(ExecutionSchema)) },
+  },
+  'GET /api/workflow/:sessionId/status/:id': {
+    operationId: 'getExecutionProgress',
+    summary: 'Read the progress of an execution',
+    description: 'The execution with counts of its nodes by status and of what it kept.',
+    tag: 'Executions',
+    answers: { 200: envelope('The execution and its progress', ExecutionProgressSchema) },
+    errors: [404],
+  },
+  [`GET ${EXECUTION}/results`]: {
+    operationId: 'listExecutionResults',
+    summary: 'Read the results of an execution',
+    description: 'The messages its terminal nodes received, oldest first.',
+    tag: 'Executions',
+    answers: { 200: envelope('The result events', z.array(ResultEventSchema)) },
+    errors: [404],
+  },
+  [`GET ${EXECUTION}/logs`]: {
+    operationId: 'listExecutionLogs',
+    summary: 'Read the log lines of an execution',
+    description: 'Lines kept for the run, oldest first; optionally of one node, after a `seq`.',
+    tag: 'Executions',
+    answers: { 200: envelope('The log lines', z.array(LogLineSchema)) },
+    errors: [404],
+  },
+  [`POST ${EXECUTION}/priority`]: {
+    operationId: 'setExecutionPriority',
+    summary: 'Change the priority of a waiting execution',
+    description: 'Only while it waits for a slot; higher runs first. Otherwise 400.',
+    tag: 'Controls',
+    answers: { 200: envelope('The new priority', PriorityChangeSchema) },
+    errors: [404],
+  },
+  [`POST ${EXECUTION}/stop`]: {
+    operationId: 'stopExecution',
+    summary: 'Stop an execution',
+    description:
+      'Stops a run, or takes a start waiting for a slot out of the queue; 409 once it has ended.',
+    tag: 'Controls',
+    answers: { 200: envelope('The execution, stopping or stopped', ExecutionStateSchema) },
+    errors: [404, 409],
+  },
+  'GET /api/scheduler/limits': {
+    operationId: 'getSchedulerLimits',
+    summary: 'Read the admission limits',
+    tag: 'Scheduler',
+    answers: { 200: envelope('The limits in force', SchedulerLimitsSchema) },
+  },
+  'POST /api/scheduler/limits': {
+    operationId: 'setSchedulerLimits',
+    summary: 'Change the admission limits',
+    description:
+      'Changes the limits given in the query and keeps the others, without a restart; `off` turns a limit off. Queued starts that now fit begin. The change is applied again after a server restart.',
+    tag: 'Scheduler',
+    answers: { 200: envelope('The limits now in force', SchedulerLimitsSchema) },
+  },
+  [`POST ${EXECUTION}/restart`]: launch(
+    {
+      operationId: 'restartExecution',
+      summary: 'Restart an execution',
+      description:
+        'Runs the whole workflow again, with the same version and start payload, as a new execution that takes a slot like any start; the original is stopped if it is still going. 409 while another restart of it is under way.',
+      tag: 'Repair',
+      errors: [404, 409, 429],
+    },
+    'The restart accepted',
+  ),
+  [`POST ${EXECUTION}/restart/:nodeId`]: launch(
+    {
+      operationId: 'restartExecutionFromNode',
+      summary: 'Restart an execution from a node',
+      description:
+        'A new execution that runs the node and every node after it; the nodes feeding them replay the output they recorded, and branches that do not lead through the node are left out. 400 when a feeding node is still producing output or its recorded output is incomplete.',
+      tag: 'Repair',
+      errors: [404, 409, 429],
+    },
+    'The restart accepted',
+  ),
+  [`POST ${EXECUTION}/nodes/:nodeId/retry`]: launch(
+    {
+      operationId: 'retryExecutionNode',
+      summary: 'Retry a failed node',
+      description:
+        'A restart from a node that ended FAILURE or TIMED_OUT; 400 for a node that did not fail.',
+      tag: 'Repair',
+      errors: [404, 409, 429],
+    },
+    'The retry accepted',
+  ),
+  [`POST ${EXECUTION}/recover`]: launch(
+    {
+      operationId: 'recoverExecution',
+      summary: 'Recover an aborted execution',
+      description:
+        'Resumes a run a server restart cut off (ABORTED) as a new execution: finished nodes replay their checkpoints, the others run. Needs a durable execution log and checkpoint store and an unchanged workflow; a run is recovered once (409 otherwise).',
+      tag: 'Repair',
+      errors: [404, 409, 429],
+    },
+    'The recovery accepted',
+  ),
+  [`GET ${EXECUTION}/checkpoints`]: {
+    operationId: 'getExecutionCheckpoints',
+    summary: 'Read the checkpoints of an execution',
+    description: 'Per node: messages recorded, bytes held, and whether a replay can use them.',
+    tag: 'Repair',
+    answers: { 200: envelope('The checkpoints by node id', ExecutionCheckpointsSchema) },
+    errors: [404],
+  },
+};
