@@ -226,6 +226,17 @@ describe('OpenAPI description (SPEC Versioning 1)', () => {
     ]);
   });
 
+  it('keeps the descriptions and date-time formats of the answer schemas', async () => {
+    const docs = await server.call('GET', '/v3/api-docs');
+    const execution = docs.json.components.schemas.Execution as {
+      properties: Record<string, { description?: string; format?: string }>;
+    };
+    expect(execution.properties.createdAt?.format).toBe('date-time');
+    expect(execution.properties.startedAt?.format).toBe('date-time');
+    expect(execution.properties.restartOf?.description).toMatch(/restarts/);
+    expect(docs.json.components.schemas.ErrorEnvelope.description).toBe('Every error answer');
+  });
+
   it('serves the interactive page at /swagger-ui.html without a key', async () => {
     const redirect = await rawRequest(server.baseUrl, 'GET', '/swagger-ui.html');
     expect(redirect.status).toBe(302);
