@@ -16,8 +16,10 @@ const traceId = z
   .optional()
   .meta({ description: 'OpenTelemetry trace id of the run; present when tracing is on' });
 
-/** Set once the run (or node) ends with an error; null otherwise. */
-const failure = z.string().nullable();
+const failure = z
+  .string()
+  .nullable()
+  .meta({ description: 'Why it ended other than COMPLETED (the root cause of a failure)' });
 
 const ExecutionNodeSchema = named(
   'ExecutionNode',
@@ -178,13 +180,14 @@ const PriorityChangeSchema = named(
 const START_DESCRIPTION =
   'Starts a run of the current version of the workflow, or queues it when no slot is free. An `Idempotency-Key` header makes a repeated start within its window (10 minutes by default) answer the first start’s execution and start nothing: send the same key when retrying after a 429 or 503.';
 
-/** A start, restart, retry or recover: a new execution, answered before it ends. */
-function launch(operation: Omit<Operation, 'answers'>, what: string): Operation {
-  return {
-    ...operation,
-    answers: { 202: envelope(`${what}: the new execution and its status`, ExecutionStateSchema) },
-  };
+/** A start, restart, retry or recover: an execution accepted, answered before it ends. */
+function launch(operation: Omit<Operation, 'answers'>, accepted: string): Operation {
+  return { ...operation, answers: { 202: envelope(accepted, ExecutionStateSchema) } };
 }
+
+const STARTED =
+  'The execution accepted, RUNNING or QUEUED; for a repeated `Idempotency-Key`, the first start’s execution as it is now';
+const RESTARTED = 'The new execution, RUNNING or QUEUED';
 
 const EXECUTION = '/api/executions/:id';
 
@@ -197,7 +200,7 @@ export const EXECUTION_OPERATIONS: OperationTable = {
       tag: 'Executions',
       errors: [404, 429],
     },
-    'The run accepted, RUNNING or QUEUED',
+    STARTED,
   ),
   'POST /api/workflow/:sessionId/start': launch(
     {
@@ -207,7 +210,7 @@ export const EXECUTION_OPERATIONS: OperationTable = {
       tag: 'Executions',
       errors: [404, 429],
     },
-    'The run accepted, RUNNING or QUEUED',
+    STARTED,
   ),
   [`GET ${EXECUTION}`]: {
     operationId: 'getExecution',
@@ -295,7 +298,7 @@ export const EXECUTION_OPERATIONS: OperationTable = {
       tag: 'Repair',
       errors: [404, 409, 429],
     },
-    'The restart accepted',
+    RESTARTED,
   ),
   [`POST ${EXECUTION}/restart/:nodeId`]: launch(
     {
@@ -306,7 +309,7 @@ export const EXECUTION_OPERATIONS: OperationTable = {
       tag: 'Repair',
       errors: [404, 409, 429],
     },
-    'The restart accepted',
+    RESTARTED,
   ),
   [`POST ${EXECUTION}/nodes/:nodeId/retry`]: launch(
     {
@@ -317,7 +320,7 @@ export const EXECUTION_OPERATIONS: OperationTable = {
       tag: 'Repair',
       errors: [404, 409, 429],
     },
-    'The retry accepted',
+    RESTARTED,
   ),
   [`POST ${EXECUTION}/recover`]: launch(
     {
@@ -328,7 +331,7 @@ export const EXECUTION_OPERATIONS: OperationTable = {
       tag: 'Repair',
       errors: [404, 409, 429],
     },
-    'The recovery accepted',
+    RESTARTED,
   ),
   [`GET ${EXECUTION}/checkpoints`]: {
     operationId: 'getExecutionCheckpoints',
