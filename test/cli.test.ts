@@ -47,6 +47,36 @@ const REFUNDS = JSON.stringify(
   2,
 );
 
+const SLOW = `sessionId: runs
+workflowId: slow
+nodes:
+  - nodeId: start
+    type: MANUAL
+  - nodeId: wait
+    type: DELAY
+    config: { delayMs: 600 }
+  - nodeId: print
+    type: CONSOLE_TERMINAL
+edges:
+  - { source: start, target: wait }
+  - { source: wait, target: print }
+`;
+
+const FAILS = `sessionId: runs
+workflowId: fails
+nodes:
+  - nodeId: start
+    type: MANUAL
+  - nodeId: boom
+    type: HTTP_REQUEST
+    config: { method: POST, url: 'http://127.0.0.1:1/' }
+  - nodeId: out
+    type: NOTIFY_TERMINAL
+edges:
+  - { source: start, target: boom }
+  - { source: boom, target: out }
+`;
+
 describe('The svc command-line client', () => {
   let server: TestServer;
   let folder: string;
@@ -213,5 +243,47 @@ describe('The svc command-line client', () => {
     const unreachable = await svc(['plugins'], { SVCCLI_SERVER: 'http://127.0.0.1:9' });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toContain('Cannot reach the server at http://127.0.0.1:9');
+  });
+
+  it('runs a workflow with --follow to its end: exit 0 on COMPLETED, 1 on a failure with its error', async () => {
+    expect(
+      (await svc(['apply', repository('runs', { 'slow.yaml': SLOW, 'fails.yaml': FAILS })])).code,
+    ).toBe(0);
+    const completed = await svc(['run', 'runs/slow', '--payload', '{"n": 1}', '--follow']);
+    expect(completed.code).toBe(0);
+    expect(completed.stderr).toMatch(/^Started [\w-]+/);
+    expect(completed.stdout).toContain('wait: RUNNING');
+    expect(completed.stdout).toMatch(/print: COMPLETED in=1 out=\d+/);
+    expect(completed.stdout).toMatch(/ COMPLETED\n$/);
+    const failed = await svc(['run', 'runs/fails', '--follow']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/error: The run ended FAILED: .*boom/);
+    const wrong = await svc(['run', 'runs', '--follow']);
+    expect(wrong.code).toBe(2);
+  });
+
+  it('reads a run: status, the list of runs, results and log lines, as tables or JSON', async () => {
+    const started = await svc(['run', 'runs/slow', '--payload', '{"n": 2}']);
+    expect(started.code).toBe(0);
+    const id = started.stdout.trim();
+    const logs = await svc(['logs', id, '-f', '--output', 'json']);
+    expect(logs.code).toBe(0);
+    const lines = logs.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { executionId: string });
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((line) => line.executionId === id)).toBe(true);
+    const status = await svc(['status', id, '--output', 'json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ executionId: id, status: 'COMPLETED' });
+    const table = await svc(['status', id]);
+    expect(table.stdout).toMatch(/^NODE +STATUS +IN +OUT +RETRIES$/m);
+    const results = await svc(['results', id, '--output', 'json']);
+    expect(JSON.parse(results.stdout)).toEqual([expect.objectContaining({ nodeId: 'print' })]);
+    const list = await svc(['ls', 'executions', '--session', 'runs', '--status', 'failed']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^EXECUTION +WORKFLOW +VERSION +STATUS +CREATED$/m);
+    expect(list.stdout).toContain('runs/fails');
+    expect(list.stdout).not.toContain('runs/slow');
   });
 });

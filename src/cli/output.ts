@@ -37,6 +37,11 @@ export class Output {
     return this.#streams.stdout.isTTY === true && !this.json;
   }
 
+  /** Text as it is: terminal control sequences of a live view. */
+  raw(text: string): void {
+    this.#streams.stdout.write(text);
+  }
+
   line(text = ''): void {
     this.#streams.stdout.write(`${text}\n`);
   }

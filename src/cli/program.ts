@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { EXIT, explain } from './cli-error.js';
 import { commandContext } from './command-context.js';
 import { registerContextCommands } from './commands/context.js';
+import { registerExecutionCommands } from './commands/executions.js';
 import { registerFileCommands } from './commands/files.js';
 import { registerPluginCommands } from './commands/plugins.js';
 import { DEFAULT_SERVER } from './connection.js';
@@ -56,6 +57,7 @@ export async function runCli(
   const context = commandContext(out, env, () => options());
   registerFileCommands(program, context);
   registerContextCommands(program, context);
+  registerExecutionCommands(program, context);
   registerPluginCommands(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -1,0 +1,271 @@
+// Everyday commands on runs: start one (and follow it), read its status, list runs, read its
+// results and log lines, stop, restart and recover it.
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { dataOf } from '../../client/index.js';
+import type { ApiSchemas } from '../../client/index.js';
+import { CliError, EXIT } from '../cli-error.js';
+import type { CommandContext } from '../command-context.js';
+import { FOLLOW_INTERVAL_MS, followRun, isTerminal, pause, printRun } from '../run-view.js';
+
+type ExecutionStatus = ApiSchemas['ExecutionStatus'];
+
+export function registerExecutionCommands(program: Command, context: CommandContext): void {
+  program
+    .command('run')
+    .description('Start a saved workflow; with --follow, watch it to its end')
+    .argument('<workflow>', 'SESSION/WORKFLOW')
+    .option('--payload <json>', 'the start payload: JSON, or @file to read it from a file')
+    .option('--priority <n>', 'a priority for the admission queue (higher first)')
+    .option(
+      '-f, --follow',
+      'show node statuses and counts until the run ends; exit 0 only on COMPLETED',
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  svc run shop/orders --payload \'{"orderId": 7}\' --follow\n  svc run shop/orders --payload @order.json\n',
+    )
+    .action(
+      async (
+        target: string,
+        options: { payload?: string; priority?: string; follow?: boolean },
+      ) => {
+        const [sessionId, workflowId, ...rest] = target.split('/');
+        if (
+          sessionId === undefined ||
+          workflowId === undefined ||
+          rest.length > 0 ||
+          sessionId === '' ||
+          workflowId === ''
+        ) {
+          throw new CliError(`Name the workflow as SESSION/WORKFLOW, not '${target}'`, {
+            exitCode: EXIT.usage,
+          });
+        }
+        const { api } = context.connection();
+        const started = await dataOf(
+          api.POST('/api/workflow/{sessionId}/start', {
+            params: { path: { sessionId } },
+            body: {
+              workflowId,
+              ...(options.payload === undefined ? {} : { payload: payloadOf(options.payload) }),
+              ...(options.priority === undefined
+                ? {}
+                : { priority: integer(options.priority, '--priority') }),
+            },
+          }),
+        );
+        if (options.follow !== true) {
+          if (context.output.json) context.output.value(started);
+          else context.output.line(started.executionId);
+          return;
+        }
+        context.output.note(`Started ${started.executionId}`);
+        const ended = await followRun(context, started.executionId);
+        if (ended.status !== 'COMPLETED') {
+          throw new CliError(
+            `The run ended ${ended.status}${ended.error === null ? '' : `: ${ended.error}`}`,
+          );
+        }
+      },
+    );
+
+  program
+    .command('status')
+    .description('Show a run: its status and each node with its counts')
+    .argument('<id>', 'the execution id')
+    .addHelpText('after', '\nExample:\n  svc status 6f1c2e0a-...\n')
+    .action(async (id: string) => {
+      const { api } = context.connection();
+      printRun(
+        context,
+        await dataOf(api.GET('/api/executions/{id}', { params: { path: { id } } })),
+      );
+    });
+
+  const list = program.command('ls').description('List things on the server');
+  list
+    .command('executions')
+    .description('List runs, newest first')
+    .option('--session <id>', 'only runs of this session')
+    .option('--workflow <id>', 'only runs of this workflow')
+    .option('--status <status>', 'only runs with this status, e.g. FAILED')
+    .option('--since <time>', 'only runs created at or after this ISO time')
+    .option('--limit <n>', 'at most this many (1-1000)', '50')
+    .addHelpText('after', '\nExample:\n  svc ls executions --session shop --status FAILED\n')
+    .action(
+      async (options: {
+        session?: string;
+        workflow?: string;
+        status?: string;
+        since?: string;
+        limit: string;
+      }) => {
+        const { api } = context.connection();
+        const page = await dataOf(
+          api.GET('/api/executions', {
+            params: {
+              query: {
+                limit: integer(options.limit, '--limit'),
+                ...(options.session === undefined ? {} : { sessionId: options.session }),
+                ...(options.workflow === undefined ? {} : { workflowId: options.workflow }),
+                ...(options.status === undefined
+                  ? {}
+                  : { status: options.status.toUpperCase() as ExecutionStatus }),
+                ...(options.since === undefined ? {} : { since: options.since }),
+              },
+            },
+          }),
+        );
+        context.output.table(
+          page.items,
+          [
+            { header: 'EXECUTION', value: (run) => run.executionId },
+            { header: 'WORKFLOW', value: (run) => `${run.sessionId}/${run.workflowId}` },
+            { header: 'VERSION', value: (run) => String(run.workflowVersion) },
+            { header: 'STATUS', value: (run) => run.status },
+            { header: 'CREATED', value: (run) => run.createdAt },
+          ],
+          'No executions.',
+        );
+      },
+    );
+
+  program
+    .command('results')
+    .description('Print the messages that reached the terminal nodes of a run')
+    .argument('<id>', 'the execution id')
+    .addHelpText('after', '\nExample:\n  svc results 6f1c2e0a-... --output json\n')
+    .action(async (id: string) => {
+      const { api } = context.connection();
+      const results = await dataOf(
+        api.GET('/api/executions/{id}/results', { params: { path: { id } } }),
+      );
+      context.output.table(
+        results,
+        [
+          { header: 'SEQ', value: (result) => String(result.seq) },
+          { header: 'NODE', value: (result) => result.nodeId },
+          { header: 'PAYLOAD', value: (result) => JSON.stringify(result.payload) },
+        ],
+        'No results.',
+      );
+    });
+
+  program
+    .command('logs')
+    .description('Print the log lines of a run; with -f, keep printing until the run ends')
+    .argument('<id>', 'the execution id')
+    .option('--node <id>', 'only the lines of this node')
+    .option('-f, --follow', 'keep printing new lines until the run has ended')
+    .addHelpText('after', '\nExample:\n  svc logs 6f1c2e0a-... -f\n')
+    .action(async (id: string, options: { node?: string; follow?: boolean }) => {
+      const { api } = context.connection();
+      let after: number | undefined;
+      for (;;) {
+        // Whether the run had ended before this read: then the read holds every line.
+        const ended =
+          options.follow !== true ||
+          isTerminal(
+            (await dataOf(api.GET('/api/executions/{id}', { params: { path: { id } } }))).status,
+          );
+        const lines = await dataOf(
+          api.GET('/api/executions/{id}/logs', {
+            params: {
+              path: { id },
+              query: {
+                ...(after === undefined ? {} : { after }),
+                ...(options.node === undefined ? {} : { nodeId: options.node }),
+              },
+            },
+          }),
+        );
+        for (const line of lines) {
+          if (context.output.json) context.output.line(JSON.stringify(line));
+          else
+            context.output.line(
+              `${line.timestamp} ${line.level.padEnd(5)} [${line.nodeId}] ${line.message}`,
+            );
+          after = line.seq;
+        }
+        if (ended) return;
+        await pause(FOLLOW_INTERVAL_MS);
+      }
+    });
+
+  program
+    .command('stop')
+    .description('Stop a run')
+    .argument('<id>', 'the execution id')
+    .action(async (id: string) => {
+      const { api } = context.connection();
+      const state = await dataOf(
+        api.POST('/api/executions/{id}/stop', { params: { path: { id } } }),
+      );
+      printState(context, state, 'stopping');
+    });
+
+  program
+    .command('restart')
+    .description(
+      'Start a new run of the same workflow and payload, or from a node on its checkpoints',
+    )
+    .argument('<id>', 'the execution id')
+    .option(
+      '--from <node>',
+      'run this node and those after it again; the rest replays from checkpoints',
+    )
+    .addHelpText('after', '\nExample:\n  svc restart 6f1c2e0a-... --from shape\n')
+    .action(async (id: string, options: { from?: string }) => {
+      const { api } = context.connection();
+      const state =
+        options.from === undefined
+          ? await dataOf(api.POST('/api/executions/{id}/restart', { params: { path: { id } } }))
+          : await dataOf(
+              api.POST('/api/executions/{id}/restart/{nodeId}', {
+                params: { path: { id, nodeId: options.from } },
+              }),
+            );
+      printState(context, state, 'started');
+    });
+
+  program
+    .command('recover')
+    .description('Continue an aborted run from its checkpoints')
+    .argument('<id>', 'the execution id')
+    .action(async (id: string) => {
+      const { api } = context.connection();
+      const state = await dataOf(
+        api.POST('/api/executions/{id}/recover', { params: { path: { id } } }),
+      );
+      printState(context, state, 'started');
+    });
+}
+
+function printState(
+  context: CommandContext,
+  state: ApiSchemas['ExecutionState'],
+  what: string,
+): void {
+  if (context.output.json) context.output.value(state);
+  else context.output.line(`${state.executionId} ${what} (${state.status})`);
+}
+
+function payloadOf(text: string): unknown {
+  const source = text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text;
+  try {
+    return JSON.parse(source) as unknown;
+  } catch (error) {
+    throw new CliError(`The payload is not JSON: ${(error as Error).message}`, {
+      exitCode: EXIT.usage,
+    });
+  }
+}
+
+function integer(text: string, option: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value)) {
+    throw new CliError(`${option} must be an integer, not '${text}'`, { exitCode: EXIT.usage });
+  }
+  return value;
+}
