@@ -3,6 +3,7 @@
 // process of its own, so memory figures start from a fresh heap.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { answerSerializeBench } from './answer-serialize.bench.js';
 import { engineChainBench } from './engine-chain.bench.js';
 import { engineFanoutBench } from './engine-fanout.bench.js';
 import { eventsBench } from './events.bench.js';
@@ -19,6 +20,7 @@ const BENCHES: readonly Bench[] = [
   executionsBench,
   httpStartBench,
   eventsBench,
+  answerSerializeBench,
 ];
 const CHILD_FLAG = '--child';
 const RESULT_PREFIX = 'BENCH-RESULT ';

@@ -1,7 +1,7 @@
 // Answers are written by fast-json-stringify from the route's response schema: faster than
-// `JSON.stringify`, and the schema is the one the API description shows. The schema is loosened
-// for writing so that a field the description misses is still written, never dropped or
-// mangled; tests hold every answer to the strict schema (answer-check.ts).
+// `JSON.stringify`, and the schema is the one the API description shows. Like any schema
+// writer it writes only the fields the schema names: the tests hold every answer to its schema
+// (answer-check.ts), so none is missing. What would silently change a value is loosened.
 import fastJson from 'fast-json-stringify';
 import type { Schema } from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify';
@@ -21,17 +21,49 @@ export const answerSerializerCompiler: FastifySerializerCompiler<unknown> = ({ s
   return fastJson(loosened(json) as Schema);
 };
 
+/** Keywords that only check a value: writing it does not need them. */
+const CHECKS_ONLY = [
+  'format',
+  'pattern',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'propertyNames',
+];
+
+const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
 /**
- * Objects keep fields beyond their properties, nothing is required, integers are written as
- * numbers (fast-json-stringify would truncate a fraction) and constants as plain values (it
- * would write the constant whatever the value).
+ * The types of a union of plain primitive schemas (a nullable string, say), which are written as
+ * one schema with a type list: fast-json-stringify would check each branch of an `anyOf` with a
+ * validator for every value.
+ */
+function primitiveTypes(branches: readonly JsonSchema[]): string[] | undefined {
+  const types: string[] = [];
+  for (const branch of branches) {
+    const extra = Object.keys(branch).filter(
+      (key) => key !== 'type' && key !== 'description' && !CHECKS_ONLY.includes(key),
+    );
+    if (extra.length > 0 || typeof branch.type !== 'string' || !PRIMITIVES.has(branch.type)) {
+      return undefined;
+    }
+    types.push(branch.type === 'integer' ? 'number' : branch.type);
+  }
+  return types;
+}
+
+/**
+ * Nothing is required (a missing field is left out, not a failed answer), integers are written
+ * as numbers (fast-json-stringify would truncate a fraction), constants as plain values (it
+ * would write the constant whatever the value), and what only checks a value is left out.
  */
 export function loosened(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(loosened);
   if (schema === null || typeof schema !== 'object') return schema;
   const result: JsonSchema = {};
   for (const [key, value] of Object.entries(schema as JsonSchema)) {
-    if (key === 'required' || key === '$schema') continue;
+    if (key === 'required' || key === '$schema' || CHECKS_ONLY.includes(key)) continue;
     if (key === 'const') {
       result.enum = [value];
       continue;
@@ -48,12 +80,16 @@ export function loosened(schema: unknown): unknown {
     }
     result[key] = loosened(value);
   }
+  if (Array.isArray(result.anyOf)) {
+    const types = primitiveTypes(result.anyOf as JsonSchema[]);
+    if (types !== undefined) {
+      delete result.anyOf;
+      result.type = types;
+    }
+  }
   if (result.type === 'integer') result.type = 'number';
   if (Array.isArray(result.type)) {
     result.type = (result.type as unknown[]).map((type) => (type === 'integer' ? 'number' : type));
-  }
-  if (result.type === 'object' && (result.additionalProperties ?? false) === false) {
-    result.additionalProperties = true;
   }
   return result;
 }

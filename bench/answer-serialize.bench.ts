@@ -1,0 +1,99 @@
+// Answers are written by fast-json-stringify from their documented schemas (docs/api.md): a page
+// of 100 execution records and one record, through the serialiser the server compiles for the
+// route, against JSON.stringify of the same answer in the same run.
+import { answerSerializerCompiler } from '../src/http/answer-serializer.js';
+import { OPERATIONS } from '../src/http/api-contract/index.js';
+import { successEnvelope } from '../src/http/api-contract/envelopes.js';
+import type { Bench, BenchResult } from './harness.js';
+import { round } from './harness.js';
+
+function record(index: number): Record<string, unknown> {
+  const at = new Date(1_700_000_000_000 + index * 1000).toISOString();
+  const node = (status: string) => ({
+    status,
+    startedAt: at,
+    endedAt: at,
+    messagesIn: 1,
+    messagesOut: 1,
+    retries: 0,
+    error: null,
+  });
+  return {
+    executionId: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    sessionId: 'bench',
+    workflowId: 'short',
+    workflowVersion: 1,
+    status: 'COMPLETED',
+    priority: 0,
+    createdAt: at,
+    startedAt: at,
+    endedAt: at,
+    error: null,
+    restartOf: null,
+    resumedFrom: null,
+    parentExecutionId: null,
+    nodes: { in: node('COMPLETED'), map: node('COMPLETED'), out: node('COMPLETED') },
+  };
+}
+
+/** Answers written per second by `write`, over about half a second after a warm-up. */
+function rate(write: () => string): number {
+  for (let i = 0; i < 2_000; i++) write();
+  let count = 0;
+  const started = process.hrtime.bigint();
+  let elapsed = 0;
+  while (elapsed < 0.5) {
+    for (let i = 0; i < 200; i++) write();
+    count += 200;
+    elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  }
+  return count / elapsed;
+}
+
+function dataSchemaOf(key: keyof typeof OPERATIONS): Parameters<typeof successEnvelope>[0] {
+  const answer = OPERATIONS[key]?.answers[200];
+  if (answer?.kind !== 'envelope') throw new Error(`${key} has no envelope answer`);
+  return answer.data;
+}
+
+export const answerSerializeBench: Bench = {
+  name: 'http.answer',
+  run(): Promise<BenchResult[]> {
+    const cases = [
+      {
+        name: 'http.answer.execution-page',
+        schema: successEnvelope(dataSchemaOf('GET /api/executions')),
+        data: { items: Array.from({ length: 100 }, (_, index) => record(index)), nextCursor: null },
+      },
+      {
+        name: 'http.answer.execution',
+        schema: successEnvelope(dataSchemaOf('GET /api/executions/:id')),
+        data: record(1),
+      },
+    ];
+    return Promise.resolve(
+      cases.map(({ name, schema, data }) => {
+        const write = answerSerializerCompiler({
+          schema,
+          method: 'GET',
+          url: '/',
+          httpStatus: '200',
+        });
+        const answer = { timestamp: new Date().toISOString(), status: 200, message: 'm', data };
+        if (JSON.stringify(JSON.parse(write(answer))) !== JSON.stringify(answer)) {
+          throw new Error(`${name}: the schema writer does not write what JSON.stringify writes`);
+        }
+        const value = rate(() => write(answer));
+        const baseline = rate(() => JSON.stringify(answer));
+        return {
+          name,
+          value: round(value, 0),
+          unit: 'answers/s',
+          baseline: round(baseline, 0),
+          ratio: value / baseline,
+          goal: '>= 1 of JSON.stringify',
+        };
+      }),
+    );
+  },
+};
