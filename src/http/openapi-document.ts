@@ -36,8 +36,10 @@ function describeAnswers(operation: OpenAPIV3.OperationObject): void {
     const writable = response as {
       description: string;
       headers?: OpenAPIV3.ResponseObject['headers'];
+      content?: OpenAPIV3.ResponseObject['content'];
     };
     if (answer !== undefined) writable.description = answer.description;
+    if (answer?.kind === 'empty') delete writable.content;
     else if (code in ERROR_DESCRIPTIONS) {
       writable.description = ERROR_DESCRIPTIONS[code as ErrorStatus];
     }

@@ -34,11 +34,12 @@ export const API_TAGS: readonly { readonly name: ApiTag; readonly description: s
   { name: 'Tool endpoint', description: 'The MCP endpoint for agents' },
 ];
 
-/** A success answer: the envelope around `data`, a JSON body of its own, or text. */
+/** A success answer: the envelope around `data`, a JSON body of its own, text, or no body. */
 export type Answer =
   | { readonly kind: 'envelope'; readonly description: string; readonly data: z.ZodType }
   | { readonly kind: 'json'; readonly description: string; readonly body: z.ZodType }
-  | { readonly kind: 'text'; readonly description: string; readonly contentType: string };
+  | { readonly kind: 'text'; readonly description: string; readonly contentType: string }
+  | { readonly kind: 'empty'; readonly description: string };
 
 export type SuccessStatus = 200 | 201 | 202 | 204;
 
@@ -72,6 +73,9 @@ export const text = (description: string, contentType: string): Answer => ({
   description,
   contentType,
 });
+
+/** No body at all (a 204). */
+export const empty = (description: string): Answer => ({ kind: 'empty', description });
 
 /** `METHOD /path/:param`, as Fastify names a route. */
 export type OperationKey = `${'GET' | 'POST' | 'PUT' | 'DELETE'} /${string}`;

@@ -67,6 +67,9 @@ export function responseSchemasOf(
   return response;
 }
 
+/** A response without a body; the description shows it without content (openapi-document.ts). */
+const NO_BODY = z.null();
+
 function answerSchema(answer: Answer): unknown {
   switch (answer.kind) {
     case 'envelope':
@@ -75,5 +78,7 @@ function answerSchema(answer: Answer): unknown {
       return answer.body;
     case 'text':
       return { content: { [answer.contentType]: { schema: z.string() } } };
+    case 'empty':
+      return NO_BODY;
   }
 }
