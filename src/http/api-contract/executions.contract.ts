@@ -87,7 +87,7 @@ const ExecutionProgressSchema = named(
   }),
 );
 
-const ExecutionStateSchema = named(
+export const ExecutionStateSchema = named(
   'ExecutionState',
   z
     .strictObject({ executionId: z.string(), status: ExecutionStatusSchema })
@@ -136,7 +136,7 @@ const offWhenNull = (description: string) =>
     .nullable()
     .meta({ description: `${description}; null: no limit` });
 
-const SchedulerLimitsSchema = named(
+export const SchedulerLimitsSchema = named(
   'SchedulerLimits',
   z.strictObject({
     maxConcurrent: offWhenNull('Runs at once'),

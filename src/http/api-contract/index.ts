@@ -3,6 +3,7 @@
 import type { RouteOptions } from 'fastify';
 import { routeRule } from '../../auth/index.js';
 import type { Operation, OperationKey, OperationTable } from './operation.js';
+import { CONTROL_OPERATIONS } from './controls.contract.js';
 import { EXECUTION_OPERATIONS } from './executions.contract.js';
 import { errorStatusesOf, responseSchemasOf } from './responses.js';
 import { SESSION_OPERATIONS } from './sessions.contract.js';
@@ -16,6 +17,7 @@ export type { ErrorStatus } from './responses.js';
 export const OPERATIONS: OperationTable = {
   ...SESSION_OPERATIONS,
   ...EXECUTION_OPERATIONS,
+  ...CONTROL_OPERATIONS,
 };
 
 const BY_KEY = new Map<string, Operation>(Object.entries(OPERATIONS));
