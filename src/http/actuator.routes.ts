@@ -37,7 +37,15 @@ export interface ActuatorOptions {
   >;
 }
 
-const LEVELS: readonly LogLevelName[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'OFF'];
+/** The levels a logger can be set to; OFF silences it. */
+export const LOG_LEVELS: readonly LogLevelName[] = [
+  'TRACE',
+  'DEBUG',
+  'INFO',
+  'WARN',
+  'ERROR',
+  'OFF',
+];
 const LOGGER_NAMES = { ROOT: 'root', app: 'app', engine: 'engine' } as const;
 type LoggerName = keyof typeof LOGGER_NAMES;
 
@@ -151,7 +159,7 @@ export const actuatorRoutes: FastifyPluginCallback<ActuatorOptions> = (app, opti
     });
     app.get('/actuator/loggers', () =>
       Promise.resolve({
-        levels: LEVELS,
+        levels: LOG_LEVELS,
         loggers: Object.fromEntries(
           (Object.keys(LOGGER_NAMES) as LoggerName[]).map((name) => [name, describe(name)]),
         ),
@@ -167,7 +175,7 @@ export const actuatorRoutes: FastifyPluginCallback<ActuatorOptions> = (app, opti
       {
         schema: {
           params: z.object({ name: loggerName }),
-          body: z.strictObject({ configuredLevel: z.enum(LEVELS).nullable() }),
+          body: z.strictObject({ configuredLevel: z.enum(LOG_LEVELS).nullable() }),
         },
       },
       async (request, reply) => {

@@ -22,7 +22,7 @@ const KEYED = [{ bearerAuth: [] }, { apiKey: [] }];
 /** `/mcp` speaks JSON-RPC 2.0 (MCP Streamable HTTP), not the envelope; roles are per tool. */
 const TOOL_ENDPOINT = {
   description:
-    'MCP over Streamable HTTP: a JSON-RPC 2.0 request in, its JSON-RPC response out. Any valid key gets in; each tool checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key. `tools/list` describes every tool.',
+    'MCP over Streamable HTTP: a JSON-RPC 2.0 request in, its JSON-RPC response out. Any valid key gets in; each tool checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key. `tools/list` describes every tool.\n\nRequired role: per tool.',
   'x-required-role': 'per tool',
   body: {
     type: 'object',

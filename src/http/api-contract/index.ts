@@ -5,8 +5,10 @@ import { routeRule } from '../../auth/index.js';
 import type { Operation, OperationKey, OperationTable } from './operation.js';
 import { CONTROL_OPERATIONS } from './controls.contract.js';
 import { EXECUTION_OPERATIONS } from './executions.contract.js';
+import { MANAGEMENT_OPERATIONS } from './management.contract.js';
 import { errorStatusesOf, responseSchemasOf } from './responses.js';
 import { SESSION_OPERATIONS } from './sessions.contract.js';
+import { STREAM_OPERATIONS } from './streams.contract.js';
 
 export { API_TAGS } from './operation.js';
 export type { ApiTag, Operation, OperationKey } from './operation.js';
@@ -18,6 +20,8 @@ export const OPERATIONS: OperationTable = {
   ...SESSION_OPERATIONS,
   ...EXECUTION_OPERATIONS,
   ...CONTROL_OPERATIONS,
+  ...STREAM_OPERATIONS,
+  ...MANAGEMENT_OPERATIONS,
 };
 
 const BY_KEY = new Map<string, Operation>(Object.entries(OPERATIONS));
