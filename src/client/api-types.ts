@@ -281,25 +281,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: VIEWER. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * List connected workers
+         * @description Remote workers, their pools and free slots.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["listWorkers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -559,28 +547,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: VIEWER. */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    executionId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * List recent control commands
+         * @description Every control command, applied or refused, with its sender; newest first. Reads and starts are not audited.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["listControlAudit"];
         put?: never;
         post?: never;
         delete?: never;
@@ -596,25 +569,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: VIEWER. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * List supervisors
+         * @description Supervisors receive events and may review control commands.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["listSupervisors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -630,25 +591,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: VIEWER. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Read the control bus status
+         * @description Required role: VIEWER.
+         */
+        get: operations["getControlBusStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -666,27 +613,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Required role: OPERATOR. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Pause a run
+         * @description Freezes every clock of the run, so a pause never causes a timeout, and holds every node before its next message; work already inside a node goes on. A start still waiting for a slot has its queue time frozen. The command is audited, applied or refused; a supervisor may refuse it (403).
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["pauseExecution"];
         delete?: never;
         options?: never;
         head?: never;
@@ -702,27 +635,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Required role: OPERATOR. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Resume a run
+         * @description Ends a pause and lets every message held at a breakpoint go on. The command is audited, applied or refused; a supervisor may refuse it (403).
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["resumeExecution"];
         delete?: never;
         options?: never;
         head?: never;
@@ -738,27 +657,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Required role: OPERATOR. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Step a paused run
+         * @description Moves one message on in a paused run, in the first node (in topological order) that holds one; 409 when the run is not paused or no message can move. The command is audited, applied or refused; a supervisor may refuse it (403).
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["stepExecution"];
         delete?: never;
         options?: never;
         head?: never;
@@ -774,37 +679,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Required role: OPERATOR. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        approved?: unknown;
-                        messageId?: unknown;
-                        payload?: unknown;
-                        comment?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Pause a node
+         * @description Holds the node before its next message and freezes its clock; the rest of the run goes on. 404 for an unknown node or one that has ended, 409 when the run is not going. A body with approval fields (`approved`, `messageId`, `payload`, `comment`) is refused with 403: they belong to the signal call. The command is audited, applied or refused; a supervisor may refuse it (403).
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["pauseNode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -820,37 +701,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Required role: OPERATOR. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        approved?: unknown;
-                        messageId?: unknown;
-                        payload?: unknown;
-                        comment?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Resume a node
+         * @description Ends the node's own pause and lets a message held at its breakpoint go on. 404 for an unknown node or one that has ended, 409 when the run is not going. A body with approval fields (`approved`, `messageId`, `payload`, `comment`) is refused with 403: they belong to the signal call. The command is audited, applied or refused; a supervisor may refuse it (403).
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["resumeNode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -866,37 +723,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Required role: OPERATOR. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        approved?: unknown;
-                        messageId?: unknown;
-                        payload?: unknown;
-                        comment?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Step a node
+         * @description Lets one message through a held node (paused, in a paused run, or at a breakpoint): the one waiting now, or else the next to arrive. 404 for an unknown node or one that has ended, 409 when the run is not going. A body with approval fields (`approved`, `messageId`, `payload`, `comment`) is refused with 403: they belong to the signal call. The command is audited, applied or refused; a supervisor may refuse it (403).
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["stepNode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -912,37 +745,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Required role: OPERATOR. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        approved?: unknown;
-                        messageId?: unknown;
-                        payload?: unknown;
-                        comment?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Stop a node
+         * @description Ends the node `STOPPED` at once; under the default trigger rule its children end `UPSTREAM_FAILED`. 404 for an unknown node or one that has ended, 409 when the run is not going. A body with approval fields (`approved`, `messageId`, `payload`, `comment`) is refused with 403: they belong to the signal call. The command is audited, applied or refused; a supervisor may refuse it (403).
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["stopNode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -958,37 +767,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Required role: OPERATOR. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        approved?: unknown;
-                        messageId?: unknown;
-                        payload?: unknown;
-                        comment?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Skip a node
+         * @description Passes each message on unchanged on port `out` without running the node, until it is unskipped. Processors only: 400 for a trigger or a terminal. 404 for an unknown node or one that has ended, 409 when the run is not going. A body with approval fields (`approved`, `messageId`, `payload`, `comment`) is refused with 403: they belong to the signal call. The command is audited, applied or refused; a supervisor may refuse it (403).
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["skipNode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1004,37 +789,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Required role: OPERATOR. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        approved?: unknown;
-                        messageId?: unknown;
-                        payload?: unknown;
-                        comment?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Unskip a node
+         * @description Runs the node on each message again. Processors only: 400 for a trigger or a terminal. 404 for an unknown node or one that has ended, 409 when the run is not going. A body with approval fields (`approved`, `messageId`, `payload`, `comment`) is refused with 403: they belong to the signal call. The command is audited, applied or refused; a supervisor may refuse it (403).
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["unskipNode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1050,37 +811,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Required role: OPERATOR. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        approved: boolean;
-                        messageId?: string;
-                        payload?: unknown;
-                        comment?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Approve or reject a waiting message
+         * @description Answers the wait of a `WAIT_FOR_SIGNAL` node: for `messageId` when given, else for the message it has waited on longest. The message goes on on port `approved` or `rejected`, with `payload` in place of its own when given. 409 when the node is not waiting for a signal (for that message). The command is audited, applied or refused; a supervisor may refuse it (403).
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["signalNode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1094,27 +831,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: VIEWER. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * List the pending approvals of a run
+         * @description Pending approvals live in memory: they disappear after a restart or a takeover.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["listExecutionApprovals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1130,27 +853,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: VIEWER. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    sessionId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * List the pending approvals of a session
+         * @description Of every run of the session; an unknown session has none.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["listSessionApprovals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1166,54 +875,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: VIEWER. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        /** @description Required role: OPERATOR. */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        nodeIds: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Read the breakpoints of a run
+         * @description A run that has ended or still waits for a slot has none.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["getBreakpoints"];
+        /**
+         * Replace the breakpoints of a run
+         * @description Each node named holds every message before taking it, until the run or the node is resumed or stepped; the others hold none. 404 for an unknown node, 409 when the run is not going. The command is audited, applied or refused; a supervisor may refuse it (403).
+         *
+         *     Required role: OPERATOR.
+         */
+        put: operations["setBreakpoints"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1340,57 +1015,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description MCP over Streamable HTTP: a JSON-RPC 2.0 request in, its JSON-RPC response out. Any valid key gets in; each tool checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key. `tools/list` describes every tool. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description A JSON-RPC 2.0 request or notification */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        jsonrpc: "2.0";
-                        id?: string | number;
-                        method: string;
-                        params?: Record<string, never>;
-                    };
-                };
-            };
-            responses: {
-                /** @description The JSON-RPC response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            jsonrpc?: string;
-                            id?: string | number;
-                            result?: Record<string, never>;
-                            error?: Record<string, never>;
-                        };
-                    };
-                };
-                /** @description A notification was accepted */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description No key, or a key the server does not know */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Call the tool endpoint
+         * @description MCP over Streamable HTTP: a JSON-RPC 2.0 request in, its JSON-RPC response out. Any valid key gets in; each tool checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key. `tools/list` describes every tool.
+         *
+         *     Required role: per tool.
+         */
+        post: operations["callTool"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1404,29 +1035,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: VIEWER. */
-        get: {
-            parameters: {
-                query?: {
-                    sessionId?: string;
-                    executionId?: string;
-                    kinds?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Follow the event stream
+         * @description Every event of the server, live, narrowed by the filters given: `sessionId`, `executionId`, and `kinds`, a comma-separated list of kinds where `family.*` matches a family (`node.*`). Kinds: `execution.queued|started|paused|resumed|completed|failed|stopped|timed_out|aborted`, `node.started|waiting|paused|resumed|completed|failed|timed_out|skipped|upstream_failed`, `result`, `log`, `approval.requested|answered|timed_out`, `control.applied|refused`, `scheduler.limits`. Each event is an SSE frame: `id:` a per-stream increasing integer, `event:` its kind, `data:` a JSON object `{ kind, timestamp, executionId, sessionId, workflowId, nodeId?, ... }`. A `:` comment line is sent every 15 s to keep the connection open. A client that reconnects with the `Last-Event-ID` header gets the events after that id; a restart or takeover of the server drops every open stream. Live events are best effort: read the final state from the status or result calls.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["streamEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1442,28 +1057,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: VIEWER. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    sessionId: string;
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Follow a run's log entries
+         * @description The run's stored structured log entries first, then live ones, as events of kind `log` whose `data` is the entry (`seq, timestamp, executionId, nodeId, level, message, fields`) and whose `id` is its `seq`. The stream ends when the run reaches a terminal status. 404 for an unknown run or one of another session. Each event is an SSE frame: `id:` a per-stream increasing integer, `event:` its kind, `data:` a JSON object `{ kind, timestamp, executionId, sessionId, workflowId, nodeId?, ... }`. A `:` comment line is sent every 15 s to keep the connection open. A client that reconnects with the `Last-Event-ID` header gets the events after that id; a restart or takeover of the server drops every open stream. Live events are best effort: read the final state from the status or result calls.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["streamExecutionLogs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1479,28 +1079,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: VIEWER. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    sessionId: string;
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Follow a run's progress
+         * @description The run's state events (`execution.*` and `node.*`), each with `progress`: the run's status, nodes finished and by status, and its execution record. A late client catches up from the progress history (5 minutes, 200 events per run); when nothing is kept, the stream opens with the event of the run's current status. The stream ends when the run reaches a terminal status. 404 for an unknown run or one of another session. Each event is an SSE frame: `id:` a per-stream increasing integer, `event:` its kind, `data:` a JSON object `{ kind, timestamp, executionId, sessionId, workflowId, nodeId?, ... }`. A `:` comment line is sent every 15 s to keep the connection open. A client that reconnects with the `Last-Event-ID` header gets the events after that id; a restart or takeover of the server drops every open stream. Live events are best effort: read the final state from the status or result calls.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["streamExecutionProgress"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1516,25 +1101,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: none (open). */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Read health
+         * @description Liveness and health; needs no key. The components and their details are shown only to an unrestricted ADMIN key, or to everyone when no key is set. While no key is set, a request from a host or origin that is not allowed is refused with 403.
+         *
+         *     Required role: none (open).
+         */
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1550,25 +1123,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: ADMIN. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * List management endpoints
+         * @description Required role: ADMIN.
+         */
+        get: operations["listManagementEndpoints"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1584,25 +1143,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: ADMIN. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Read build information
+         * @description Required role: ADMIN.
+         */
+        get: operations["getApplicationInfo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1618,25 +1163,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: ADMIN. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Scrape meters
+         * @description Every meter in the Prometheus text format.
+         *
+         *     Required role: ADMIN.
+         */
+        get: operations["scrapeMeters"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1652,25 +1185,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: ADMIN. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * List meters
+         * @description Required role: ADMIN.
+         */
+        get: operations["listMeters"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1686,29 +1205,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: ADMIN. */
-        get: {
-            parameters: {
-                query?: {
-                    tag?: string | string[];
-                };
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Read one meter
+         * @description Its measurements, over the samples whose tags match every `tag=key:value` given, and the values each tag has taken. 404 for an unknown meter.
+         *
+         *     Required role: ADMIN.
+         */
+        get: operations["getMeter"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1724,25 +1227,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: ADMIN. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * List loggers and their levels
+         * @description Required role: ADMIN.
+         */
+        get: operations["listLoggers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1758,56 +1247,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: ADMIN. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: "ROOT" | "app" | "engine";
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Read a logger's level
+         * @description Loggers: `ROOT`, `app` and `engine`.
+         *
+         *     Required role: ADMIN.
+         */
+        get: operations["getLogger"];
         put?: never;
-        /** @description Required role: ADMIN. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: "ROOT" | "app" | "engine";
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string|null} */
-                        configuredLevel: "TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR" | "OFF" | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Set a logger's level
+         * @description Sets the level at once, without a restart; `configuredLevel: null` puts back the level of the profile.
+         *
+         *     Required role: ADMIN.
+         */
+        post: operations["setLoggerLevel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1821,25 +1275,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: ADMIN. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * List routes
+         * @description Required role: ADMIN.
+         */
+        get: operations["listRoutes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1855,25 +1295,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required role: ADMIN. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Read the state of the event loop
+         * @description Node runs JavaScript on one thread: its equivalent of a thread dump is the event loop delay and utilization, the resources keeping the process alive, memory and parts of the diagnostic report.
+         *
+         *     Required role: ADMIN.
+         */
+        get: operations["getThreadDump"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2095,6 +1523,177 @@ export interface components {
             executionId: string;
             priority: number;
         };
+        /** @description The node's status after the command */
+        NodeState: {
+            executionId: string;
+            nodeId: string;
+            /**
+             * @description Null before the run starts
+             * @enum {string|null}
+             */
+            status: "PENDING" | "RUNNING" | "WAITING" | "PAUSED" | "COMPLETED" | "FAILURE" | "TIMED_OUT" | "UPSTREAM_FAILED" | "SKIPPED" | "STOPPED" | "CANCELLED" | null;
+        };
+        SignalAnswer: {
+            executionId: string;
+            nodeId: string;
+            /** @description The message whose wait was answered */
+            messageId: string;
+            approved: boolean;
+        };
+        /** @description A message a `WAIT_FOR_SIGNAL` node holds until it is answered */
+        Approval: {
+            executionId: string;
+            sessionId: string;
+            workflowId: string;
+            nodeId: string;
+            messageId: string;
+            prompt: string | null;
+            /** @description The payload of the message waiting */
+            payload: unknown;
+            /** Format: date-time */
+            requestedAt: string;
+        };
+        Breakpoints: {
+            /** @description In topological order */
+            nodeIds: string[];
+        };
+        AuditEntry: {
+            id: string;
+            /** Format: date-time */
+            timestamp: string;
+            executionId: string | null;
+            nodeId: string | null;
+            /** @description `PAUSE`, `RESUME`, `STEP`, `STOP`, `SKIP`, `UNSKIP`, `SIGNAL`, `BREAKPOINTS`, `PRIORITY`, `SCHEDULER_LIMITS`, `RESTART`, `RESTART_FROM_NODE`, `RETRY`, `RECOVER` */
+            command: string;
+            /** @enum {string} */
+            outcome: "APPLIED" | "REFUSED";
+            /** @description Why it was refused */
+            reason: string | null;
+            /** @description Who sent it; null when nobody is named */
+            actor: string | null;
+        };
+        Supervisor: {
+            id: string;
+            /**
+             * @description `review`: reviews control commands and may refuse them
+             * @enum {string}
+             */
+            type: "review" | "rule";
+            /** @enum {string} */
+            state: "ACTIVE";
+            /** @description Commands reviewed */
+            reviewed: number;
+            /** @description Commands refused */
+            refused: number;
+        };
+        ControlBusStatus: {
+            running: number;
+            /** @description Starts waiting for a slot */
+            queued: number;
+            limits: components["schemas"]["SchedulerLimits"];
+            supervisors: components["schemas"]["Supervisor"][];
+            /** @description With high availability, whether this server leads; a server alone always does */
+            leader: boolean;
+        };
+        Health: {
+            /**
+             * @description DOWN when any component is
+             * @enum {string}
+             */
+            status: "UP" | "DOWN";
+            /** @description Only for an unrestricted ADMIN key, or when no key is set */
+            components?: {
+                [key: string]: {
+                    /** @enum {string} */
+                    status: "UP" | "DOWN";
+                    details?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        ApplicationInfo: {
+            build: {
+                version: string;
+                commit: string;
+                /** @description When it was built (ISO-8601), or `unknown` */
+                time: string;
+                /** @description Plugins built in */
+                plugins: string[];
+                /** @description Whether the relational stores are built in */
+                persistence: boolean;
+                /** @description Whether remote workers are built in */
+                workers: boolean;
+            };
+            profile: string;
+            runtime: {
+                /** @enum {string} */
+                name: "node";
+                version: string;
+            };
+        };
+        Meter: {
+            name: string;
+            description: string;
+            baseUnit: string | null;
+            /** @description Summed over the samples whose tags match the `tag` filters */
+            measurements: {
+                /** @enum {string} */
+                statistic: "COUNT" | "VALUE" | "TOTAL_TIME";
+                value: number;
+            }[];
+            availableTags: {
+                tag: string;
+                values: string[];
+            }[];
+        };
+        LoggerLevels: {
+            /**
+             * @description Set through this endpoint; null: the profile decides
+             * @enum {string|null}
+             */
+            configuredLevel: "TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR" | "OFF" | null;
+            /** @enum {string} */
+            effectiveLevel: "TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR" | "OFF";
+        };
+        Loggers: {
+            levels: ("TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR" | "OFF")[];
+            loggers: {
+                ROOT: components["schemas"]["LoggerLevels"];
+                app: components["schemas"]["LoggerLevels"];
+                engine: components["schemas"]["LoggerLevels"];
+            };
+        };
+        ThreadDump: {
+            eventLoop: {
+                /** @description Event loop delay since the server started */
+                delayMs: {
+                    min: number;
+                    max: number;
+                    mean: number;
+                    p50: number;
+                    p99: number;
+                };
+                utilization: {
+                    idle: number;
+                    active: number;
+                    utilization: number;
+                };
+            };
+            activeResources: string[];
+            /** @description Bytes, by kind of memory */
+            memory: {
+                [key: string]: number;
+            };
+            uptimeSeconds: number;
+            /** @description Parts of Node's diagnostic report, as Node writes them */
+            report: {
+                header: unknown;
+                javascriptStack: unknown;
+                libuv: unknown;
+                workers: unknown;
+            };
+        };
         /**
          * @description What a plugin type does
          * @enum {string}
@@ -2239,6 +1838,39 @@ export interface components {
                 [key: string]: unknown;
             };
             defaultTimeoutSeconds: number | null;
+        };
+        Worker: {
+            workerId: string;
+            name: string;
+            pool: string;
+            /** @description The node types it runs, sorted */
+            pluginTypes: string[];
+            /** @description Nodes it runs at once */
+            slots: number;
+            freeSlots: number;
+            /** @description The worker's address as this server sees it */
+            address: string;
+            /** @description TLS with a verified client certificate */
+            secure: boolean;
+            /** Format: date-time */
+            connectedAt: string;
+            /** Format: date-time */
+            lastSeenAt: string;
+        };
+        WorkerPool: {
+            pool: string;
+            workers: number;
+            slots: number;
+            freeSlots: number;
+            /** @description Types at least one worker of the pool runs, sorted */
+            pluginTypes: string[];
+        };
+        Workers: {
+            /** @description Whether this server accepts worker connections */
+            accepting: boolean;
+            workers: components["schemas"]["Worker"][];
+            /** @description By pool name */
+            pools: components["schemas"]["WorkerPool"][];
         };
     };
     responses: never;
@@ -3876,6 +3508,81 @@ export interface operations {
             };
         };
     };
+    listWorkers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workers and their pools */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["Workers"];
+                    };
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     startWorkflow: {
         parameters: {
             query?: never;
@@ -5104,6 +4811,1937 @@ export interface operations {
             };
         };
     };
+    listControlAudit: {
+        parameters: {
+            query?: {
+                limit?: number;
+                executionId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit entries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["AuditEntry"][];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSupervisors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supervisors and their counters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["Supervisor"][];
+                    };
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getControlBusStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runs going and queued, limits, supervisors, leadership */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["ControlBusStatus"];
+                    };
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pauseExecution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's status after the command */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["ExecutionState"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resumeExecution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's status after the command */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["ExecutionState"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    stepExecution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's status after the command */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["ExecutionState"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pauseNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    approved?: unknown;
+                    messageId?: unknown;
+                    payload?: unknown;
+                    comment?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The node's status after the command */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["NodeState"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resumeNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    approved?: unknown;
+                    messageId?: unknown;
+                    payload?: unknown;
+                    comment?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The node's status after the command */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["NodeState"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    stepNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    approved?: unknown;
+                    messageId?: unknown;
+                    payload?: unknown;
+                    comment?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The node's status after the command */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["NodeState"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    stopNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    approved?: unknown;
+                    messageId?: unknown;
+                    payload?: unknown;
+                    comment?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The node's status after the command */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["NodeState"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    skipNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    approved?: unknown;
+                    messageId?: unknown;
+                    payload?: unknown;
+                    comment?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The node's status after the command */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["NodeState"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    unskipNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    approved?: unknown;
+                    messageId?: unknown;
+                    payload?: unknown;
+                    comment?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The node's status after the command */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["NodeState"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    signalNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    approved: boolean;
+                    messageId?: string;
+                    payload?: unknown;
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The wait answered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["SignalAnswer"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listExecutionApprovals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The approvals, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["Approval"][];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSessionApprovals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The approvals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["Approval"][];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getBreakpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nodes with a breakpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["Breakpoints"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setBreakpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    nodeIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The nodes with a breakpoint now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["Breakpoints"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     restartExecution: {
         parameters: {
             query?: never;
@@ -5661,6 +7299,1027 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    callTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON-RPC 2.0 request or notification */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method: string;
+                    params?: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jsonrpc?: string;
+                        id?: string | number;
+                        result?: Record<string, never>;
+                        error?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description A notification was accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                sessionId?: string;
+                executionId?: string;
+                kinds?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A stream of server-sent events, open until the client leaves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    streamExecutionLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A stream of log entries as server-sent events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    streamExecutionProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A stream of progress events as server-sent events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The health of the server */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listManagementEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Links to the endpoints exposed, by id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApplicationInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The build, profile and runtime */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationInfo"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    scrapeMeters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The meters, as Prometheus text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; version=0.0.4; charset=utf-8": string;
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listMeters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The names of the meters, sorted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        names: string[];
+                    };
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getMeter: {
+        parameters: {
+            query?: {
+                tag?: string | string[];
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The meter */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meter"];
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listLoggers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The levels there are, and each logger */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Loggers"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getLogger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: "ROOT" | "app" | "engine";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logger's levels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoggerLevels"];
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setLoggerLevel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: "ROOT" | "app" | "engine";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string|null} */
+                    configuredLevel: "TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR" | "OFF" | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The level is set */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRoutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every route of the server */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        routes: {
+                            method: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getThreadDump: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event loop and process state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadDump"];
+                };
+            };
+            /** @description No key, or a key the server does not know */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's role or sessions do not allow this */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
