@@ -1905,16 +1905,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1999,16 +1997,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2112,16 +2108,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2209,16 +2203,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2315,16 +2307,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2419,16 +2409,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2515,16 +2503,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2649,16 +2635,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2766,16 +2750,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2871,16 +2853,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2967,16 +2947,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3066,16 +3044,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3163,16 +3139,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3260,16 +3234,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3362,16 +3334,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3448,16 +3418,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3532,16 +3500,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3625,16 +3591,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3746,16 +3710,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3859,16 +3821,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3960,16 +3920,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4048,16 +4006,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4161,16 +4117,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4272,16 +4226,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4363,16 +4315,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4467,16 +4417,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4565,16 +4513,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4661,16 +4607,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4760,16 +4704,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4847,16 +4789,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4922,16 +4862,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4997,16 +4935,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5083,16 +5019,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5205,16 +5139,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5327,16 +5259,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5459,16 +5389,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5591,16 +5519,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5723,16 +5649,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5855,16 +5779,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5987,16 +5909,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6119,16 +6039,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6251,16 +6169,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6373,16 +6289,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6468,16 +6382,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6554,16 +6466,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6655,16 +6565,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6777,16 +6685,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6900,16 +6806,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7023,16 +6927,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7145,16 +7047,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7267,16 +7167,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7368,7 +7266,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7408,16 +7306,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7489,16 +7385,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7579,16 +7473,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7657,7 +7549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7712,16 +7604,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7770,16 +7660,14 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationInfo"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7828,16 +7716,14 @@ export interface operations {
                     "text/plain; version=0.0.4; charset=utf-8": string;
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7888,16 +7774,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7959,16 +7843,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8026,16 +7908,14 @@ export interface operations {
                     "application/json": components["schemas"]["Loggers"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8095,16 +7975,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8169,16 +8047,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8250,16 +8126,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8308,16 +8182,14 @@ export interface operations {
                     "application/json": components["schemas"]["ThreadDump"];
                 };
             };
-            /** @description No key, or a key the server does not know */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
+                content?: never;
             };
-            /** @description The key's role or sessions do not allow this */
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,12 @@
 // Finishes the generated description: each answer described in words from the API contract,
 // `Retry-After` on the answers that carry it, and only the components something refers to.
 import type { OpenAPIV3 } from 'openapi-types';
-import { ERROR_DESCRIPTIONS, OPERATIONS, RETRY_AFTER_STATUSES } from './api-contract/index.js';
+import {
+  BODYLESS_ERRORS,
+  ERROR_DESCRIPTIONS,
+  OPERATIONS,
+  RETRY_AFTER_STATUSES,
+} from './api-contract/index.js';
 import type { ErrorStatus, Operation } from './api-contract/index.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -39,9 +44,11 @@ function describeAnswers(operation: OpenAPIV3.OperationObject): void {
       content?: OpenAPIV3.ResponseObject['content'];
     };
     if (answer !== undefined) writable.description = answer.description;
-    if (answer?.kind === 'empty') delete writable.content;
     else if (code in ERROR_DESCRIPTIONS) {
       writable.description = ERROR_DESCRIPTIONS[code as ErrorStatus];
+    }
+    if (answer?.kind === 'empty' || BODYLESS_ERRORS.includes(code as ErrorStatus)) {
+      delete writable.content;
     }
     if (RETRY_AFTER_STATUSES.includes(code as ErrorStatus)) {
       writable.headers = { ...writable.headers, 'Retry-After': RETRY_AFTER };

@@ -10,8 +10,8 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 
 
 export const ERROR_DESCRIPTIONS: Readonly<Record<ErrorStatus, string>> = {
   400: 'The request is not valid: a parameter, a field or the body; `errors` names the fields',
-  401: 'No key, or a key the server does not know',
-  403: "The key's role or sessions do not allow this",
+  401: 'No key, or a key the server does not know (SPEC Authentication: no body)',
+  403: "The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope",
   404: 'Not found, or in a session the key may not reach',
   409: 'Not possible in the current state',
   413: 'The body is larger than the limit',
@@ -20,6 +20,9 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<ErrorStatus, string>> = {
   500: 'An unexpected failure; the message gives a reference to the server log',
   503: 'Not available here or now (a standby, a server closing); retry after `Retry-After` seconds',
 };
+
+/** Only the access checks answer 401, and without a body (SPEC Authentication). */
+export const BODYLESS_ERRORS: readonly ErrorStatus[] = [401];
 
 /** Statuses whose answers carry `Retry-After`. */
 export const RETRY_AFTER_STATUSES: readonly ErrorStatus[] = [429, 503];
@@ -63,7 +66,9 @@ export function responseSchemasOf(
   for (const [status, answer] of Object.entries<Answer>(operation.answers)) {
     response[status] = answerSchema(answer);
   }
-  for (const status of errors) response[String(status)] = ErrorEnvelopeSchema;
+  for (const status of errors) {
+    response[String(status)] = BODYLESS_ERRORS.includes(status) ? NO_BODY : ErrorEnvelopeSchema;
+  }
   return response;
 }
 
