@@ -1872,6 +1872,43 @@ export interface components {
             /** @description By pool name */
             pools: components["schemas"]["WorkerPool"][];
         };
+        /** @description An event; state events carry `status`, node events their counts */
+        Event: {
+            /** @description The kind: `execution.queued|started|paused|resumed|completed|failed|stopped|timed_out|aborted`, `node.started|waiting|paused|resumed|completed|failed|timed_out|skipped|upstream_failed`, `result`, `log`, `approval.requested|answered|timed_out`, `control.applied|refused`, `scheduler.limits` */
+            kind: string;
+            /** Format: date-time */
+            timestamp: string;
+            executionId: string | null;
+            sessionId: string | null;
+            workflowId: string | null;
+            /** @description Where the event is about one node */
+            nodeId?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ProgressEvent: {
+            /** @description The kind: `execution.queued|started|paused|resumed|completed|failed|stopped|timed_out|aborted`, `node.started|waiting|paused|resumed|completed|failed|timed_out|skipped|upstream_failed`, `result`, `log`, `approval.requested|answered|timed_out`, `control.applied|refused`, `scheduler.limits` */
+            kind: string;
+            /** Format: date-time */
+            timestamp: string;
+            executionId: string | null;
+            sessionId: string | null;
+            workflowId: string | null;
+            /** @description Where the event is about one node */
+            nodeId?: string;
+            progress: {
+                status: components["schemas"]["ExecutionStatus"];
+                nodesTotal: number;
+                nodesFinished: number;
+                /** @description Nodes by status */
+                byStatus: {
+                    [key: string]: number;
+                };
+                execution: components["schemas"]["Execution"];
+            };
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -7294,7 +7331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["Event"];
                 };
             };
             /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
@@ -7373,7 +7410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["LogLine"];
                 };
             };
             /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
@@ -7461,7 +7498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["ProgressEvent"];
                 };
             };
             /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */

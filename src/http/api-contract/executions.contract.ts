@@ -7,7 +7,7 @@ import { instant, named } from './envelopes.js';
 import { envelope } from './operation.js';
 import type { Operation, OperationTable } from './operation.js';
 
-const ExecutionStatusSchema = named('ExecutionStatus', z.enum(EXECUTION_STATUSES));
+export const ExecutionStatusSchema = named('ExecutionStatus', z.enum(EXECUTION_STATUSES));
 
 const NodeStatusSchema = named('NodeStatus', z.enum(NODE_STATUSES));
 
@@ -116,7 +116,7 @@ const ResultEventSchema = named(
   }),
 );
 
-const LogLineSchema = named(
+export const LogLineSchema = named(
   'LogLine',
   z.strictObject({
     seq: z.int(),

@@ -38,7 +38,13 @@ export const API_TAGS: readonly { readonly name: ApiTag; readonly description: s
 export type Answer =
   | { readonly kind: 'envelope'; readonly description: string; readonly data: z.ZodType }
   | { readonly kind: 'json'; readonly description: string; readonly body: z.ZodType }
-  | { readonly kind: 'text'; readonly description: string; readonly contentType: string }
+  | {
+      readonly kind: 'text';
+      readonly description: string;
+      readonly contentType: string;
+      /** What each item is (the `data` of an event), where the text is a stream of them. */
+      readonly items?: z.ZodType;
+    }
   | { readonly kind: 'empty'; readonly description: string };
 
 export type SuccessStatus = 200 | 201 | 202 | 204;
@@ -68,10 +74,11 @@ export const jsonBody = (description: string, body: z.ZodType): Answer => ({
   body,
 });
 
-export const text = (description: string, contentType: string): Answer => ({
+export const text = (description: string, contentType: string, items?: z.ZodType): Answer => ({
   kind: 'text',
   description,
   contentType,
+  ...(items === undefined ? {} : { items }),
 });
 
 /** No body at all (a 204). */

@@ -82,7 +82,7 @@ function answerSchema(answer: Answer): unknown {
     case 'json':
       return answer.body;
     case 'text':
-      return { content: { [answer.contentType]: { schema: z.string() } } };
+      return { content: { [answer.contentType]: { schema: answer.items ?? z.string() } } };
     case 'empty':
       return NO_BODY;
   }

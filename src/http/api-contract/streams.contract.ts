@@ -2,6 +2,7 @@
 // to this control plane.
 import { z } from 'zod';
 import { instant, named } from './envelopes.js';
+import { ExecutionSchema, ExecutionStatusSchema, LogLineSchema } from './executions.contract.js';
 import { envelope, text } from './operation.js';
 import type { OperationTable } from './operation.js';
 
@@ -52,6 +53,34 @@ const WorkersSchema = named(
   }),
 );
 
+/** The `data` of every event; the fields beyond these depend on its kind. */
+const EventSchema = named(
+  'Event',
+  z
+    .looseObject({
+      kind: z.string().meta({ description: `The kind: ${KINDS}` }),
+      timestamp: instant,
+      executionId: z.string().nullable(),
+      sessionId: z.string().nullable(),
+      workflowId: z.string().nullable(),
+      nodeId: z.string().optional().meta({ description: 'Where the event is about one node' }),
+    })
+    .meta({ description: 'An event; state events carry `status`, node events their counts' }),
+);
+
+const ProgressEventSchema = named(
+  'ProgressEvent',
+  EventSchema.extend({
+    progress: z.strictObject({
+      status: ExecutionStatusSchema,
+      nodesTotal: z.int(),
+      nodesFinished: z.int(),
+      byStatus: z.record(z.string(), z.int()).meta({ description: 'Nodes by status' }),
+      execution: ExecutionSchema,
+    }),
+  }),
+);
+
 export const STREAM_OPERATIONS: OperationTable = {
   'GET /api/events': {
     operationId: 'streamEvents',
@@ -59,7 +88,11 @@ export const STREAM_OPERATIONS: OperationTable = {
     description: `Every event of the server, live, narrowed by the filters given: \`sessionId\`, \`executionId\`, and \`kinds\`, a comma-separated list of kinds where \`family.*\` matches a family (\`node.*\`). Kinds: ${KINDS}. ${FRAMES}`,
     tag: 'Events',
     answers: {
-      200: text('A stream of server-sent events, open until the client leaves', EVENT_STREAM),
+      200: text(
+        'A stream of server-sent events, open until the client leaves',
+        EVENT_STREAM,
+        EventSchema,
+      ),
     },
   },
   'GET /api/sessions/:sessionId/executions/:id/logs/entries': {
@@ -67,7 +100,9 @@ export const STREAM_OPERATIONS: OperationTable = {
     summary: "Follow a run's log entries",
     description: `The run's stored structured log entries first, then live ones, as events of kind \`log\` whose \`data\` is the entry (\`seq, timestamp, executionId, nodeId, level, message, fields\`) and whose \`id\` is its \`seq\`. The stream ends when the run reaches a terminal status. 404 for an unknown run or one of another session. ${FRAMES}`,
     tag: 'Events',
-    answers: { 200: text('A stream of log entries as server-sent events', EVENT_STREAM) },
+    answers: {
+      200: text('A stream of log entries as server-sent events', EVENT_STREAM, LogLineSchema),
+    },
     errors: [404],
   },
   'GET /api/workflow/:sessionId/status/:id/stream': {
@@ -75,7 +110,13 @@ export const STREAM_OPERATIONS: OperationTable = {
     summary: "Follow a run's progress",
     description: `The run's state events (\`execution.*\` and \`node.*\`), each with \`progress\`: the run's status, nodes finished and by status, and its execution record. A late client catches up from the progress history (5 minutes, 200 events per run); when nothing is kept, the stream opens with the event of the run's current status. The stream ends when the run reaches a terminal status. 404 for an unknown run or one of another session. ${FRAMES}`,
     tag: 'Events',
-    answers: { 200: text('A stream of progress events as server-sent events', EVENT_STREAM) },
+    answers: {
+      200: text(
+        'A stream of progress events as server-sent events',
+        EVENT_STREAM,
+        ProgressEventSchema,
+      ),
+    },
     errors: [404],
   },
   'GET /api/workers': {
