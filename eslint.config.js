@@ -147,7 +147,7 @@ export default tseslint.config(
   },
   {
     // The web UI: React's rules of hooks and the rules its compiler checks. It talks to the
-    // REST API only, so it never imports the server's code.
+    // REST API only, through the typed client: it never imports the server's code.
     files: ['web/**/*.ts', 'web/**/*.tsx'],
     plugins: reactHooks.configs.flat['recommended-latest'].plugins,
     rules: {
@@ -158,8 +158,15 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../../src/*', '../../../src/*', '../../../../src/*'],
-              message: 'The web UI talks to the REST API only (see docs/ui.md).',
+              group: [
+                '../../src/*',
+                '../../../src/*',
+                '../../../../src/*',
+                '!../../src/client',
+                '!../../src/client/index.js',
+              ],
+              message:
+                'The web UI talks to the REST API only, through ../../src/client/index.js (see docs/ui.md).',
             },
           ],
         },

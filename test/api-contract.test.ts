@@ -2,7 +2,7 @@
 // its operation id, summary, tag, security and answers; Redocly's recommended rules and
 // Spectral's OpenAPI rules find nothing; the generated client is in step. That every answer
 // matches its schema is proven by every test: the test server holds each answer to it.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,5 +142,31 @@ describe('The API description (OpenAPI at /v3/api-docs)', () => {
   it('keeps the generated client in step with the description (npm run docs regenerates it)', async () => {
     const committed = readFileSync(CLIENT_TYPES_FILE, 'utf8');
     expect(committed).toBe(await clientTypes(document));
+  });
+});
+
+/** Fields of the API's records; a type with three of them is a record written by hand. */
+const RECORD_FIELD =
+  /\b(executionId|sessionId|workflowId|nodeId|messageId|status|createdAt|timestamp|seq|payload|version)\??:/g;
+
+describe('The web UI reads the records of the generated client', () => {
+  const sources = (folder: string): string[] =>
+    readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) return sources(path);
+      return /\.tsx?$/.test(entry.name) ? [path] : [];
+    });
+
+  it('declares no record of the API of its own: no interface or object type with its fields', () => {
+    const handWritten = sources(join(root, 'web/src')).flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      const declarations = [...text.matchAll(/(?:interface \w+[^{]*|type \w+ = )\{([^}]*)\}/g)];
+      return declarations
+        .filter((match) => (match[1]?.match(RECORD_FIELD) ?? []).length >= 3)
+        .map((match) => `${file}: ${match[0].slice(0, 60)}`);
+    });
+    expect(handWritten).toEqual([]);
+    const types = readFileSync(join(root, 'web/src/types.ts'), 'utf8');
+    expect(types).toMatch(/export type ExecutionRecord = ApiSchemas\['Execution'\];/);
   });
 });

@@ -1,5 +1,14 @@
-// Calls of the REST API: the key kept in sessionStorage goes as a Bearer token, answers are
-// unwrapped from the response envelope, and a refusal carries the envelope's message.
+// Calls of the REST API through the typed client generated from the API description: the key
+// kept in sessionStorage goes as a Bearer token, answers are unwrapped from the response
+// envelope, and a refusal carries the envelope's message.
+import { ApiError, createApiClient, dataOf, errorOf } from '../../src/client/index.js';
+import type { CallResult, operations } from '../../src/client/index.js';
+
+export { ApiError };
+export type { ApiSchemas } from '../../src/client/index.js';
+
+/** The filters of the execution search. */
+export type SearchQuery = NonNullable<operations['searchExecutions']['parameters']['query']>;
 
 const KEY_ITEM = 'svc.api-key';
 
@@ -12,51 +21,20 @@ export function storeKey(key: string | null): void {
   else sessionStorage.setItem(KEY_ITEM, key);
 }
 
-export interface FieldError {
-  readonly field: string;
-  readonly message: string;
-}
-
-export class ApiError extends Error {
-  readonly status: number;
-  readonly fields: readonly FieldError[];
-
-  constructor(status: number, message: string, fields: readonly FieldError[] = []) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.fields = fields;
-  }
-}
-
-interface Envelope {
-  readonly message?: unknown;
-  readonly data?: unknown;
-  readonly errors?: unknown;
-}
-
 function authorization(): Record<string, string> {
   const key = storedKey();
   return key === null ? {} : { authorization: `Bearer ${key}` };
 }
 
-function parseEnvelope(text: string): Envelope | undefined {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isFieldError(value: unknown): value is FieldError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as FieldError).field === 'string' &&
-    typeof (value as FieldError).message === 'string'
-  );
-}
+/** The typed client; every call carries the key in use at the time. */
+export const api = createApiClient({ baseUrl: window.location.origin });
+api.use({
+  onRequest({ request }) {
+    const key = storedKey();
+    if (key !== null) request.headers.set('authorization', `Bearer ${key}`);
+    return request;
+  },
+});
 
 /** The access checks answer 401, 403 and 400 without a body (SPEC Authentication). */
 function refusalWithoutBody(status: number): string {
@@ -72,29 +50,30 @@ function refusalWithoutBody(status: number): string {
   }
 }
 
+function explained(error: ApiError): ApiError {
+  return error.enveloped
+    ? error
+    : new ApiError(error.status, refusalWithoutBody(error.status), [], false);
+}
+
+/** Waits for a call of `api` and answers its envelope's `data`; a refusal throws an ApiError. */
+export async function call<D>(request: Promise<CallResult<D>>): Promise<D> {
+  try {
+    return await dataOf(request);
+  } catch (error) {
+    throw error instanceof ApiError ? explained(error) : error;
+  }
+}
+
 export function errorFromAnswer(status: number, text: string): ApiError {
-  const envelope = parseEnvelope(text);
-  if (envelope === undefined || typeof envelope.message !== 'string') {
-    return new ApiError(status, refusalWithoutBody(status));
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
   }
-  const fields = Array.isArray(envelope.errors) ? envelope.errors.filter(isFieldError) : [];
-  return new ApiError(status, envelope.message, fields);
+  return explained(errorOf(status, body));
 }
-
-/** One API call; answers the envelope's `data`. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', ...authorization() };
-  const init: RequestInit = { method, headers };
-  if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, init);
-  const text = await response.text();
-  if (!response.ok) throw errorFromAnswer(response.status, text);
-  return parseEnvelope(text)?.data as T;
-}
-
 export interface StreamEvent {
   readonly id: string | null;
   readonly event: string;

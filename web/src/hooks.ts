@@ -1,6 +1,5 @@
 // Data hooks: reads that follow the key in use, and actions whose refusals are shown.
-import { createContext, useCallback, useContext, useEffect, useState } from 'react';
-import { api } from './api';
+import { createContext, useCallback, useContext, useEffect, useEffectEvent, useState } from 'react';
 
 /** Bumped whenever the key changes, so every read is made again with the new key. */
 export const KeyVersion = createContext(0);
@@ -10,44 +9,50 @@ export function asError(error: unknown): Error {
 }
 
 interface Answer<T> {
+  readonly key: string;
   readonly request: string;
   readonly data?: T;
   readonly error?: Error;
 }
 
 export interface Read<T> {
-  /** The last answer for this path, kept while a newer read is under way. */
+  /** The last answer for this key, kept while a newer read is under way. */
   readonly data: T | undefined;
   readonly error: Error | undefined;
   readonly loading: boolean;
   reload(): void;
 }
 
-/** GETs `path` (nothing while null); again when the key, `version` or `reload` changes it. */
-export function useRead<T>(path: string | null, version = 0): Read<T> {
+/**
+ * Reads with `read` (a call of the typed client), named by `key` (nothing while null); again
+ * when the key in use, `key`, `version` or `reload` changes.
+ */
+export function useRead<T>(key: string | null, read: () => Promise<T>, version = 0): Read<T> {
   const keyVersion = useContext(KeyVersion);
   const [tick, setTick] = useState(0);
-  const [answer, setAnswer] = useState<Answer<T> & { readonly path: string }>();
-  const request = path === null ? null : `${path} ${keyVersion} ${version} ${tick}`;
+  const [answer, setAnswer] = useState<Answer<T>>();
+  // A new read function comes with each render; `key` says when to call it.
+  const readNow = useEffectEvent(read);
+  const request = key === null ? null : `${key} ${keyVersion} ${version} ${tick}`;
   useEffect(() => {
-    if (path === null || request === null) return undefined;
+    if (key === null || request === null) return undefined;
     let current = true;
-    api<T>('GET', path).then(
+    readNow().then(
       (data) => {
-        if (current) setAnswer({ path, request, data });
+        if (current) setAnswer({ key, request, data });
       },
       (error: unknown) => {
-        if (current) setAnswer({ path, request, error: asError(error) });
+        if (current) setAnswer({ key, request, error: asError(error) });
       },
     );
     return () => {
       current = false;
     };
-  }, [path, request]);
+  }, [key, request]);
   const reload = useCallback(() => {
     setTick((value) => value + 1);
   }, []);
-  const same = answer !== undefined && answer.path === path;
+  const same = answer !== undefined && answer.key === key;
   return {
     data: same ? answer.data : undefined,
     error: same ? answer.error : undefined,

@@ -9,7 +9,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { ApiError, api, readEventStream } from '../api';
+import { ApiError, api, call, readEventStream } from '../api';
 import { ErrorNote, Json, Section, Status, Time } from '../components';
 import { GraphView } from '../graph';
 import { KeyVersion, useAction, useRead } from '../hooks';
@@ -19,15 +19,26 @@ import { isTerminal } from '../types';
 import type {
   Approval,
   ExecutionRecord,
-  LogEntry,
+  ExecutionStatus,
   ProgressEvent,
-  ProgressSnapshot,
-  ResultEvent,
   WorkflowGraph,
 } from '../types';
 
 const RUN_CONTROLS = ['pause', 'resume', 'step', 'stop'] as const;
 const NODE_CONTROLS = ['pause', 'resume', 'step', 'stop', 'skip', 'unskip'] as const;
+
+function controlRun(id: string, control: (typeof RUN_CONTROLS)[number]) {
+  return call(api.POST(`/api/executions/{id}/${control}`, { params: { path: { id } } }));
+}
+
+function controlNode(id: string, nodeId: string, control: (typeof NODE_CONTROLS)[number]) {
+  return call(
+    api.POST(`/api/executions/{id}/nodes/{nodeId}/${control}`, {
+      params: { path: { id, nodeId } },
+      body: {},
+    }),
+  );
+}
 /** Live events shown; older ones scroll away (the stream is best effort anyway, SPEC Events 5). */
 const EVENTS_SHOWN = 50;
 const LOG_LINES_SHOWN = 200;
@@ -52,19 +63,26 @@ export function ExecutionView(props: { readonly executionId: string }) {
     [],
   );
 
-  const execution = useRead<ExecutionRecord>(path, changes);
+  const id = { params: { path: { id: executionId } } };
+  const execution = useRead(path, () => call(api.GET('/api/executions/{id}', id)), changes);
   const record = execution.data;
   const stream = useProgressStream(record?.sessionId, executionId, changed);
-  const graph = useRead<WorkflowGraph>(
-    record === undefined
-      ? null
-      : `/api/sessions/${segment(record.sessionId)}/workflows/${segment(record.workflowId)}/graph`,
+  const workflow = {
+    params: { path: { sessionId: record?.sessionId ?? '', workflowId: record?.workflowId ?? '' } },
+  };
+  const graph = useRead(
+    record === undefined ? null : `graph ${record.sessionId}/${record.workflowId}`,
+    () => call(api.GET('/api/sessions/{sessionId}/workflows/{workflowId}/graph', workflow)),
   );
   // What the run no longer keeps is told by the progress snapshot, beside the record.
-  const snapshot = useRead<ProgressSnapshot>(
-    record === undefined
-      ? null
-      : `/api/workflow/${segment(record.sessionId)}/status/${segment(executionId)}`,
+  const snapshot = useRead(
+    record === undefined ? null : `progress ${executionId}`,
+    () =>
+      call(
+        api.GET('/api/workflow/{sessionId}/status/{id}', {
+          params: { path: { sessionId: record?.sessionId ?? '', id: executionId } },
+        }),
+      ),
     changes,
   );
   const notKept = snapshot.data?.progress;
@@ -85,7 +103,7 @@ export function ExecutionView(props: { readonly executionId: string }) {
                 type="button"
                 disabled={ended || action.busy}
                 onClick={() => {
-                  action.run(() => api('POST', `${path}/${control}`));
+                  action.run(() => controlRun(executionId, control));
                 }}
               >
                 {capitalised(control)}
@@ -95,14 +113,16 @@ export function ExecutionView(props: { readonly executionId: string }) {
         )}
         <ErrorNote error={action.error} />
       </Section>
+      {record !== undefined && <Nodes record={record} graph={graph.data} action={action} />}
       {record !== undefined && (
-        <Nodes record={record} graph={graph.data} action={action} path={path} />
+        <Approvals executionId={executionId} changes={changes} action={action} ended={ended} />
       )}
-      {record !== undefined && (
-        <Approvals path={path} changes={changes} action={action} ended={ended} />
-      )}
-      <Results path={path} changes={changes} notKept={notKept?.resultsNotKept === true} />
-      <Logs path={path} changes={changes} notKept={notKept?.logsNotKept === true} />
+      <Results
+        executionId={executionId}
+        changes={changes}
+        notKept={notKept?.resultsNotKept === true}
+      />
+      <Logs executionId={executionId} changes={changes} notKept={notKept?.logsNotKept === true} />
       <Section title="Live events">
         {stream.events.length === 0 ? (
           <p className="muted">No events yet.</p>
@@ -213,9 +233,8 @@ function Nodes(props: {
   readonly record: ExecutionRecord;
   readonly graph: WorkflowGraph | undefined;
   readonly action: Action;
-  readonly path: string;
 }) {
-  const { record, graph, action, path } = props;
+  const { record, graph, action } = props;
   // Graph order where the graph is known: nodes then read from trigger to terminal.
   const order = graph?.nodes.map((node) => node.nodeId) ?? [];
   const ids = [
@@ -275,9 +294,7 @@ function Nodes(props: {
                       className="small"
                       disabled={ended || node.endedAt !== null || action.busy}
                       onClick={() => {
-                        action.run(() =>
-                          api('POST', `${path}/nodes/${segment(nodeId)}/${control}`),
-                        );
+                        action.run(() => controlNode(record.executionId, nodeId, control));
                       }}
                     >
                       {capitalised(control)}
@@ -294,22 +311,31 @@ function Nodes(props: {
 }
 
 function Approvals(props: {
-  readonly path: string;
+  readonly executionId: string;
   readonly changes: number;
   readonly action: Action;
   readonly ended: boolean;
 }) {
-  const { path, action } = props;
-  const approvals = useRead<Approval[]>(`${path}/approvals`, props.changes);
+  const { executionId: id, action } = props;
+  const approvals = useRead(
+    `approvals ${id}`,
+    () => call(api.GET('/api/executions/{id}/approvals', { params: { path: { id } } })),
+    props.changes,
+  );
   const [comments, setComments] = useState<Record<string, string>>({});
   const answer = (approval: Approval, approved: boolean) => {
     const comment = comments[approval.messageId]?.trim() ?? '';
     action.run(() =>
-      api('POST', `${path}/nodes/${segment(approval.nodeId)}/signal`, {
-        approved,
-        messageId: approval.messageId,
-        ...(comment === '' ? {} : { comment }),
-      }),
+      call(
+        api.POST('/api/executions/{id}/nodes/{nodeId}/signal', {
+          params: { path: { id, nodeId: approval.nodeId } },
+          body: {
+            approved,
+            messageId: approval.messageId,
+            ...(comment === '' ? {} : { comment }),
+          },
+        }),
+      ),
     );
   };
   return (
@@ -368,14 +394,19 @@ function NotKept(props: { readonly what: string; readonly count: number | undefi
 }
 
 interface OutputProps {
-  readonly path: string;
+  readonly executionId: string;
   readonly changes: number;
   /** Some of them are gone (bounds, retention, a server restart): say so, not "none". */
   readonly notKept: boolean;
 }
 
 function Results(props: OutputProps) {
-  const results = useRead<ResultEvent[]>(`${props.path}/results`, props.changes);
+  const id = props.executionId;
+  const results = useRead(
+    `results ${id}`,
+    () => call(api.GET('/api/executions/{id}/results', { params: { path: { id } } })),
+    props.changes,
+  );
   const count = results.data?.length;
   return (
     <Section title="Results">
@@ -415,7 +446,12 @@ function Results(props: OutputProps) {
 }
 
 function Logs(props: OutputProps) {
-  const logs = useRead<LogEntry[]>(`${props.path}/logs`, props.changes);
+  const id = props.executionId;
+  const logs = useRead(
+    `logs ${id}`,
+    () => call(api.GET('/api/executions/{id}/logs', { params: { path: { id } } })),
+    props.changes,
+  );
   const lines = logs.data?.slice(-LOG_LINES_SHOWN) ?? [];
   return (
     <Section
@@ -482,7 +518,7 @@ function useProgressStream(
     const controller = new AbortController();
     const path = `/api/workflow/${segment(sessionId)}/status/${segment(executionId)}/stream`;
     let lastEventId: string | null = null;
-    let lastStatus = '';
+    let lastStatus: ExecutionStatus = 'QUEUED';
     const stopped = () => controller.signal.aborted;
     const follow = async () => {
       while (!stopped()) {
@@ -492,7 +528,7 @@ function useProgressStream(
             (event) => {
               lastEventId = event.id ?? lastEventId;
               const data = event.data as ProgressEvent;
-              lastStatus = data.progress?.status ?? lastStatus;
+              lastStatus = data.progress.status;
               received(data);
             },
             { signal: controller.signal, lastEventId },

@@ -2,10 +2,12 @@
 import { useState } from 'react';
 import type { SubmitEvent } from 'react';
 import { ErrorNote, Section, Status, Time } from '../components';
+import { api, call } from '../api';
+import type { SearchQuery } from '../api';
 import { useRead } from '../hooks';
 import { Link, navigate, segment, useLocation } from '../router';
 import { EXECUTION_STATUSES } from '../types';
-import type { ExecutionPage, ExecutionRecord } from '../types';
+import type { ExecutionRecord } from '../types';
 
 const FILTERS = ['sessionId', 'workflowId', 'status', 'since', 'until', 'limit'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -17,7 +19,11 @@ export function ExecutionsView() {
     const value = query.get(name);
     if (value !== null && value !== '') params.set(name, value);
   }
-  const page = useRead<ExecutionPage>(`/api/executions?${params.toString()}`);
+  // The filters as the address holds them: the server checks them, and answers 400 for bad ones.
+  const search = Object.fromEntries(params) as SearchQuery;
+  const page = useRead(`executions ${params.toString()}`, () =>
+    call(api.GET('/api/executions', { params: { query: search } })),
+  );
   const goTo = (cursor: string | null) => {
     const next = new URLSearchParams(params);
     if (cursor === null) next.delete('cursor');

@@ -1,11 +1,11 @@
 // Sessions and the workflows and pending approvals of one session.
 import { ErrorNote, Section, Time } from '../components';
+import { api, call } from '../api';
 import { useRead } from '../hooks';
 import { Link, segment } from '../router';
-import type { Approval, SessionView, WorkflowSummary } from '../types';
 
 export function SessionsView() {
-  const sessions = useRead<SessionView[]>('/api/sessions');
+  const sessions = useRead('sessions', () => call(api.GET('/api/sessions')));
   return (
     <Section title="Sessions" aside={sessions.loading ? 'loading…' : undefined}>
       <ErrorNote error={sessions.error} />
@@ -56,10 +56,17 @@ export function SessionsView() {
 }
 
 export function SessionDetailView(props: { readonly sessionId: string }) {
-  const base = `/api/sessions/${segment(props.sessionId)}`;
-  const session = useRead<SessionView>(base);
-  const workflows = useRead<WorkflowSummary[]>(`${base}/workflows`);
-  const approvals = useRead<Approval[]>(`${base}/approvals`);
+  const { sessionId } = props;
+  const path = { params: { path: { sessionId } } };
+  const session = useRead(`session ${sessionId}`, () =>
+    call(api.GET('/api/sessions/{sessionId}', path)),
+  );
+  const workflows = useRead(`workflows ${sessionId}`, () =>
+    call(api.GET('/api/sessions/{sessionId}/workflows', path)),
+  );
+  const approvals = useRead(`approvals ${sessionId}`, () =>
+    call(api.GET('/api/sessions/{sessionId}/approvals', path)),
+  );
   return (
     <>
       <Section title={`Session ${props.sessionId}`}>

@@ -1,21 +1,21 @@
 // One workflow: its graph, its saved versions, a start with a JSON payload, its recent runs.
 import { useState } from 'react';
 import type { SubmitEvent } from 'react';
-import { api } from '../api';
+import { api, call } from '../api';
 import { ErrorNote, Json, Section, Time } from '../components';
 import { GraphView } from '../graph';
 import { useAction, useRead } from '../hooks';
 import { navigate, segment } from '../router';
-import type { VersionView, WorkflowGraph } from '../types';
 import { ExecutionTable } from './executions';
-import type { ExecutionPage } from '../types';
 
 export function WorkflowView(props: { readonly sessionId: string; readonly workflowId: string }) {
   const { sessionId, workflowId } = props;
-  const base = `/api/sessions/${segment(sessionId)}/workflows/${segment(workflowId)}`;
-  const graph = useRead<WorkflowGraph>(`${base}/graph`);
-  const recent = useRead<ExecutionPage>(
-    `/api/executions?${new URLSearchParams({ sessionId, workflowId, limit: '10' }).toString()}`,
+  const workflow = { params: { path: { sessionId, workflowId } } };
+  const graph = useRead(`graph ${sessionId}/${workflowId}`, () =>
+    call(api.GET('/api/sessions/{sessionId}/workflows/{workflowId}/graph', workflow)),
+  );
+  const recent = useRead(`recent ${sessionId}/${workflowId}`, () =>
+    call(api.GET('/api/executions', { params: { query: { sessionId, workflowId, limit: 10 } } })),
   );
   return (
     <>
@@ -31,7 +31,7 @@ export function WorkflowView(props: { readonly sessionId: string; readonly workf
         <ErrorNote error={recent.error} />
         {recent.data !== undefined && <ExecutionTable items={recent.data.items} />}
       </Section>
-      <Versions base={base} />
+      <Versions sessionId={sessionId} workflowId={workflowId} />
     </>
   );
 }
@@ -52,14 +52,15 @@ function StartForm(props: { readonly sessionId: string; readonly workflowId: str
           { cause: error },
         );
       }
-      const started = await api<{ executionId: string }>(
-        'POST',
-        `/api/workflow/${segment(props.sessionId)}/start`,
-        {
-          workflowId: props.workflowId,
-          ...(parsed === undefined ? {} : { payload: parsed }),
-          ...(priority.trim() === '' ? {} : { priority: Number(priority) }),
-        },
+      const started = await call(
+        api.POST('/api/workflow/{sessionId}/start', {
+          params: { path: { sessionId: props.sessionId } },
+          body: {
+            workflowId: props.workflowId,
+            ...(parsed === undefined ? {} : { payload: parsed }),
+            ...(priority.trim() === '' ? {} : { priority: Number(priority) }),
+          },
+        }),
       );
       navigate(`/executions/${segment(started.executionId)}`);
     });
@@ -98,11 +99,24 @@ function StartForm(props: { readonly sessionId: string; readonly workflowId: str
   );
 }
 
-function Versions(props: { readonly base: string }) {
-  const versions = useRead<VersionView[]>(`${props.base}/versions`);
+function Versions(props: { readonly sessionId: string; readonly workflowId: string }) {
+  const { sessionId, workflowId } = props;
+  const versions = useRead(`versions ${sessionId}/${workflowId}`, () =>
+    call(
+      api.GET('/api/sessions/{sessionId}/workflows/{workflowId}/versions', {
+        params: { path: { sessionId, workflowId } },
+      }),
+    ),
+  );
   const [shown, setShown] = useState<number | null>(null);
-  const definition = useRead<unknown>(
-    shown === null ? null : `${props.base}/versions/${String(shown)}`,
+  const definition = useRead(
+    shown === null ? null : `version ${sessionId}/${workflowId}/${String(shown)}`,
+    () =>
+      call(
+        api.GET('/api/sessions/{sessionId}/workflows/{workflowId}/versions/{version}', {
+          params: { path: { sessionId, workflowId, version: String(shown) } },
+        }),
+      ),
   );
   return (
     <Section title="Versions">
