@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToExit } from './support/process.js';
 import type { ProcessResult } from './support/process.js';
 import { startTestServer } from './support/server.js';
+import { endOf, eventually } from './support/wait.js';
 import type { TestServer } from './support/server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -75,6 +76,25 @@ nodes:
 edges:
   - { source: start, target: boom }
   - { source: boom, target: out }
+`;
+
+const ASKS = `sessionId: runs
+workflowId: asks
+nodes:
+  - nodeId: in
+    type: API_TRIGGER
+    config: { splitArray: true }
+  - nodeId: ask
+    type: WAIT_FOR_SIGNAL
+    config: { prompt: 'Ship {{item}}?' }
+  - nodeId: yes
+    type: NOTIFY_TERMINAL
+  - nodeId: no
+    type: NOTIFY_TERMINAL
+edges:
+  - { source: in, target: ask }
+  - { source: ask, target: yes, sourcePort: approved }
+  - { source: ask, target: no, sourcePort: rejected }
 `;
 
 describe('The svc command-line client', () => {
@@ -285,5 +305,30 @@ describe('The svc command-line client', () => {
     expect(list.stdout).toMatch(/^EXECUTION +WORKFLOW +VERSION +STATUS +CREATED$/m);
     expect(list.stdout).toContain('runs/fails');
     expect(list.stdout).not.toContain('runs/slow');
+  });
+
+  it('answers pending approvals, one by node or all at once, and pauses and resumes a run', async () => {
+    expect((await svc(['apply', repository('asks', { 'asks.yaml': ASKS })])).code).toBe(0);
+    const started = await svc(['run', 'runs/asks', '--payload', '[{"item": "a"}, {"item": "b"}]']);
+    const id = started.stdout.trim();
+    const pending = () => server.call('GET', `/api/executions/${id}/approvals`);
+    await eventually(pending, (answer) => answer.json.data.length === 2);
+    const ambiguous = await svc(['approve', id]);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain('2 approvals are pending');
+    const [first] = (await pending()).json.data as { messageId: string }[];
+    const rejected = await svc(['approve', id, '--message', first!.messageId, '--reject']);
+    expect(rejected.code).toBe(0);
+    expect(rejected.stdout).toBe(`Rejected ask ${first!.messageId}\n`);
+    const approved = await svc(['approve', id, '--all', '--comment', 'fine', '--output', 'json']);
+    expect(JSON.parse(approved.stdout)).toEqual([expect.objectContaining({ approved: true })]);
+    expect((await endOf(server, id)).status).toBe('COMPLETED');
+
+    const slow = (await svc(['run', 'runs/slow'])).stdout.trim();
+    const paused = await svc(['pause', slow]);
+    expect(paused.code).toBe(0);
+    expect(paused.stdout).toMatch(/pause applied \((PAUSED|QUEUED)\)/);
+    expect((await svc(['resume', slow])).code).toBe(0);
+    expect((await endOf(server, slow)).status).toBe('COMPLETED');
   });
 });

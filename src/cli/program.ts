@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { EXIT, explain } from './cli-error.js';
 import { commandContext } from './command-context.js';
 import { registerContextCommands } from './commands/context.js';
+import { registerControlCommands } from './commands/controls.js';
 import { registerExecutionCommands } from './commands/executions.js';
 import { registerFileCommands } from './commands/files.js';
 import { registerPluginCommands } from './commands/plugins.js';
@@ -58,6 +59,7 @@ export async function runCli(
   registerFileCommands(program, context);
   registerContextCommands(program, context);
   registerExecutionCommands(program, context);
+  registerControlCommands(program, context);
   registerPluginCommands(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
