@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, explain } from './cli-error.js';
 import { commandContext } from './command-context.js';
+import type { CommandContext } from './command-context.js';
 import { registerContextCommands } from './commands/context.js';
 import { registerControlCommands } from './commands/controls.js';
 import { registerExecutionCommands } from './commands/executions.js';
@@ -26,12 +27,11 @@ const VERSION = (
   }
 ).version;
 
-/** Runs one command line; answers the exit code. */
-export async function runCli(
-  argv: readonly string[],
+/** The command line with every command, writing to `streams`. */
+export function createProgram(
   streams: Streams,
   env: Readonly<Record<string, string | undefined>>,
-): Promise<number> {
+): { readonly program: Command; readonly context: CommandContext } {
   const program = new Command('svc')
     .description('Command-line client of the workflow execution service')
     .version(VERSION)
@@ -61,6 +61,16 @@ export async function runCli(
   registerExecutionCommands(program, context);
   registerControlCommands(program, context);
   registerPluginCommands(program, context);
+  return { program, context };
+}
+
+/** Runs one command line; answers the exit code. */
+export async function runCli(
+  argv: readonly string[],
+  streams: Streams,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
+  const { program, context } = createProgram(streams, env);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.ok;
@@ -73,7 +83,7 @@ export async function runCli(
       error,
       safeServer(() => context.connection().server),
     );
-    out().error(failure.message);
+    context.output.error(failure.message);
     for (const line of failure.details) streams.stderr.write(`  ${line}\n`);
     return failure.exitCode;
   }

@@ -21,6 +21,10 @@ export function registerContextCommands(program: Command, context: CommandContex
     )
     .argument('<name>', 'the name of the context')
     .argument('<server>', 'the server address')
+    .addHelpText(
+      'after',
+      '\nExample:\n  svc context add prod https://svc.example.org --key "$PROD_KEY"\n',
+    )
     .action((name: string, server: string, _options: unknown, command: Command) => {
       const { key } = command.optsWithGlobals<{ key?: string }>();
       const config = readConfig(file());
@@ -36,6 +40,7 @@ export function registerContextCommands(program: Command, context: CommandContex
     .command('use')
     .description('Make a saved context the current one')
     .argument('<name>', 'the name of the context')
+    .addHelpText('after', '\nExample:\n  svc context use prod\n')
     .action((name: string) => {
       const config = readConfig(file());
       if (config.contexts[name] === undefined) {
@@ -48,6 +53,7 @@ export function registerContextCommands(program: Command, context: CommandContex
   contexts
     .command('ls')
     .description('List the saved contexts; * marks the current one')
+    .addHelpText('after', '\nExample:\n  svc context ls --output json\n')
     .action(() => {
       const config = readConfig(file());
       const rows = Object.entries(config.contexts).map(([name, saved]) => ({
@@ -72,6 +78,7 @@ export function registerContextCommands(program: Command, context: CommandContex
     .command('rm')
     .description('Forget a saved context')
     .argument('<name>', 'the name of the context')
+    .addHelpText('after', '\nExample:\n  svc context rm prod\n')
     .action((name: string) => {
       const config = readConfig(file());
       if (config.contexts[name] === undefined) throw new CliError(`No context named '${name}'`);

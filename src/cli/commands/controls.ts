@@ -88,6 +88,7 @@ export function registerControlCommands(program: Command, context: CommandContex
       .command(control)
       .description(description)
       .argument('<id>', 'the execution id')
+      .addHelpText('after', `\nExample:\n  svc ${control} 6f1c2e0a-...\n`)
       .action(async (id: string) => {
         const { api } = context.connection();
         const state = await dataOf(

@@ -197,6 +197,7 @@ export function registerExecutionCommands(program: Command, context: CommandCont
     .command('stop')
     .description('Stop a run')
     .argument('<id>', 'the execution id')
+    .addHelpText('after', '\nExample:\n  svc stop 6f1c2e0a-...\n')
     .action(async (id: string) => {
       const { api } = context.connection();
       const state = await dataOf(
@@ -233,6 +234,7 @@ export function registerExecutionCommands(program: Command, context: CommandCont
     .command('recover')
     .description('Continue an aborted run from its checkpoints')
     .argument('<id>', 'the execution id')
+    .addHelpText('after', '\nExample:\n  svc recover 6f1c2e0a-...\n')
     .action(async (id: string) => {
       const { api } = context.connection();
       const state = await dataOf(
