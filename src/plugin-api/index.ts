@@ -22,6 +22,8 @@ export type {
   SignalRequest,
   SubWorkflowRequest,
 } from './node-context.js';
+export { NO_CALL_SPAN, withCallSpan } from './call-span.js';
+export type { CallSpan, OutgoingCall, SpanAttributes, SpanAttributeValue } from './call-span.js';
 export { isStreamNode } from './node-runtime.js';
 export type { MessageProcessor, NodeRuntime, StreamNode } from './node-runtime.js';
 export type { NodeSetup, SessionMemory } from './node-setup.js';

@@ -1,4 +1,5 @@
 // What a running node may use: narrow on purpose, never the whole runtime.
+import type { CallSpan, OutgoingCall } from './call-span.js';
 
 export interface NodeLog {
   trace(message: string, fields?: Readonly<Record<string, unknown>>): void;
@@ -51,6 +52,12 @@ export interface NodeContext {
   report(event: string, outcome: string): void;
   /** The server's meters that plugins add to (SPEC Meters). */
   readonly meter: PluginMeter;
+  /**
+   * Starts the client span of a call to another service (SPEC Tracing), a child of this
+   * attempt's span: send its `headers` with the request and `end` it when the answer is in.
+   * With tracing off it answers an inert span without headers.
+   */
+  traceCall(call: OutgoingCall): CallSpan;
 }
 
 /** Tags of one measurement: each distinct set is a series of its own, so keep them few. */

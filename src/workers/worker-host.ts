@@ -3,8 +3,9 @@
 // safeguards and log (SPEC Workflow-author safeguards, "Log line losses"; docs/workers.md).
 import type { ConfigResolver, PluginCatalog } from '../engine/index.js';
 import { PLACEMENT_KIND_MESSAGE } from '../engine/index.js';
-import { StepFailure, collectEmits, isStreamNode } from '../plugin-api/index.js';
+import { NO_CALL_SPAN, StepFailure, collectEmits, isStreamNode } from '../plugin-api/index.js';
 import type {
+  CallSpan,
   MessageProcessor,
   NodeContext,
   MeterTags,
@@ -329,6 +330,11 @@ class WorkerNodeContext implements NodeContext, PluginMeter {
   /** Counted by the control plane; checked here too, so the plugin learns of a mistake. */
   get meter(): PluginMeter {
     return this;
+  }
+
+  /** The trace context does not travel to workers yet: calls made here are not traced. */
+  traceCall(): CallSpan {
+    return NO_CALL_SPAN;
   }
 
   count(name: string, tags: MeterTags = NO_TAGS, amount = 1): void {

@@ -24,3 +24,4 @@ export type {
   RunServices,
   SignalWait,
 } from './run-ports.js';
+export type { AttemptSpan, AttemptStart, AttemptStatus, RunTracing } from './run-tracing.js';

@@ -1,9 +1,11 @@
 // The context a plugin sees (`NodeContext`): one per node of a run, and one per attempt when
 // the node has an element timeout. Parked runs are many, so both hold little.
-import { StepFailure } from '../../plugin-api/index.js';
+import { NO_CALL_SPAN, StepFailure } from '../../plugin-api/index.js';
 import type {
+  CallSpan,
   NodeContext,
   NodeLog,
+  OutgoingCall,
   PluginMeter,
   SignalAnswer,
   SignalRequest,
@@ -12,12 +14,13 @@ import type {
 import { NodeEnd } from './node-state.js';
 import type { RunClock, TimerHandle } from './run-clock.js';
 import type { LogLevel, RunEventSink, RunHost } from './run-ports.js';
+import type { SpanLogWriter } from './run-tracing.js';
 
 /** A run whose event sink takes no meter calls drops them. */
 const NO_METER: PluginMeter = Object.freeze({ count: () => undefined, observe: () => undefined });
 
 /** A node's log: one object per node, its lines go to the run's event sink. */
-class EventLog implements NodeLog {
+class EventLog implements NodeLog, SpanLogWriter {
   /** Lines written: a node that wrote none has its output logged when it completes. */
   lines = 0;
 
@@ -29,6 +32,17 @@ class EventLog implements NodeLog {
   #write(level: LogLevel, message: string, fields: Readonly<Record<string, unknown>> = {}): void {
     this.lines++;
     this.events.log({ nodeId: this.nodeId, level, message, fields });
+  }
+
+  /** A line of a traced attempt: it names the attempt's span (SPEC Tracing). */
+  write(
+    level: LogLevel,
+    message: string,
+    fields: Readonly<Record<string, unknown>> | undefined,
+    spanId: string,
+  ): void {
+    this.lines++;
+    this.events.log({ nodeId: this.nodeId, level, message, fields: fields ?? {}, spanId });
   }
 
   trace(message: string, fields?: Readonly<Record<string, unknown>>): void {
@@ -124,6 +138,15 @@ export class RunNodeContext implements NodeContext {
   }
 
   get log(): NodeLog {
+    return this.#eventLog();
+  }
+
+  /** @internal Where a traced attempt of the node writes its lines. */
+  get spanLog(): SpanLogWriter {
+    return this.#eventLog();
+  }
+
+  #eventLog(): EventLog {
     return (this.#log ??= new EventLog(this.#scope.events, this.nodeId));
   }
 
@@ -154,6 +177,11 @@ export class RunNodeContext implements NodeContext {
 
   get meter(): PluginMeter {
     return this.#scope.events.pluginMeter ?? NO_METER;
+  }
+
+  /** Outside a traced attempt there is no span to be a child of. */
+  traceCall(): CallSpan {
+    return NO_CALL_SPAN;
   }
 
   sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
@@ -298,6 +326,10 @@ export class AttemptContext implements NodeContext {
 
   get meter(): PluginMeter {
     return this.#parent.meter;
+  }
+
+  traceCall(call: OutgoingCall): CallSpan {
+    return this.#parent.traceCall(call);
   }
 
   sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {

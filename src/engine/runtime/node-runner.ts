@@ -24,6 +24,7 @@ import type { TimerHandle } from './run-clock.js';
 import type { RunEmitter } from './run-emitter.js';
 import type { RunLifecycle } from './run-lifecycle.js';
 import type { RunOptions } from './run-ports.js';
+import { tracedRuntime } from './run-tracing.js';
 import { shareOfEventLoop } from './share-of-event-loop.js';
 
 /** JSON.stringify as it really is: undefined for undefined, functions and symbols. */
@@ -62,7 +63,9 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
       run.lifecycle.finish(task, outcome);
       return;
     }
-    const runtime = createNodeRuntime(node, run.options);
+    const tracing = run.options.tracing;
+    const made = createNodeRuntime(node, run.options);
+    const runtime = tracing === undefined ? made : tracedRuntime(made, task, tracing);
     deadline = armDeadline(run, task);
     if (node.kind === 'trigger') task.markStarted(run.options.clock.now(), run.options.events);
     if (isStreamNode(runtime)) {

@@ -14,6 +14,7 @@ import type { RecordedMessage } from '../checkpoints.js';
 import type { NodeState, NodeStatus } from './node-state.js';
 import type { WorkflowPlan } from './plan.js';
 import type { RunClock } from './run-clock.js';
+import type { RunTracing } from './run-tracing.js';
 
 /** The levels of the log lines a run writes. */
 export const RUN_LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
@@ -25,6 +26,8 @@ export interface RunLogEntry {
   readonly level: LogLevel;
   readonly message: string;
   readonly fields: Readonly<Record<string, unknown>>;
+  /** The span of the attempt that wrote it, when the run is traced (SPEC Tracing). */
+  readonly spanId?: string;
 }
 
 /**
@@ -152,4 +155,6 @@ export interface RunOptions {
   /** Capacity of every edge without a buffer. */
   readonly channelCapacity?: number | undefined;
   readonly replay?: ReplayPlan | undefined;
+  /** The run's spans (SPEC Tracing); absent when tracing is off. */
+  readonly tracing?: RunTracing | undefined;
 }

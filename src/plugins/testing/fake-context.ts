@@ -1,14 +1,17 @@
 // A NodeContext for plugin unit tests: a manual clock, recorded logs, and a scripted
 // sub-workflow runner. Real code, no mocks of our own modules.
 import type {
+  CallSpan,
   Emit,
   Message,
   MessageProcessor,
   NodeContext,
   NodeRuntime,
   MeterTags,
+  OutgoingCall,
   SignalAnswer,
   SignalRequest,
+  SpanAttributes,
   StreamNode,
   SubWorkflowRequest,
 } from '../../plugin-api/index.js';
@@ -28,9 +31,19 @@ export interface TestContext extends NodeContext {
   readonly meterCalls: MeterCall[];
   readonly sleeps: number[];
   readonly subWorkflowCalls: SubWorkflowRequest[];
+  /** The outgoing calls the plugin traced (`ctx.traceCall`), in order. */
+  readonly calls: TracedCall[];
   /** Moves the clock; sleeps that are due resolve. */
   advance(ms: number): Promise<void>;
   abort(reason?: unknown): void;
+}
+
+/** An outgoing call as the plugin traced it: what it said before, and after, the call. */
+export interface TracedCall {
+  readonly call: OutgoingCall;
+  readonly attributes: Record<string, SpanAttributes[string]>;
+  /** Whether the span ended, and with what error. */
+  ended: { readonly error: unknown } | undefined;
 }
 
 /** One call of `ctx.meter`: the amount counted or the value observed. */
@@ -50,6 +63,8 @@ export interface TestContextOptions {
   readonly subWorkflow?: (request: SubWorkflowRequest) => Promise<readonly unknown[]>;
   /** Answers signal waits; without it a wait never ends. */
   readonly signal?: (request: SignalRequest) => Promise<SignalAnswer>;
+  /** The headers every traced call gets, as a traced run gives (`traceparent`). */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 export function createTestContext(options: TestContextOptions = {}): TestContext {
@@ -59,6 +74,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   const subWorkflowCalls: SubWorkflowRequest[] = [];
   const reports: string[] = [];
   const meterCalls: MeterCall[] = [];
+  const calls: TracedCall[] = [];
   let now = options.now ?? Date.UTC(2026, 0, 1);
   const timers: { at: number; resolve: () => void }[] = [];
   const log =
@@ -85,6 +101,20 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     meterCalls,
     sleeps,
     subWorkflowCalls,
+    calls,
+    traceCall(call): CallSpan {
+      const traced: TracedCall = { call, attributes: { ...call.attributes }, ended: undefined };
+      calls.push(traced);
+      return {
+        headers: options.traceHeaders ?? {},
+        set(attributes) {
+          Object.assign(traced.attributes, attributes);
+        },
+        end(error) {
+          traced.ended ??= { error };
+        },
+      };
+    },
     now: () => now,
     report(event, outcome) {
       reports.push(`${event}:${outcome}`);
