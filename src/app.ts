@@ -42,7 +42,7 @@ import {
   workflowRoutes,
 } from './http/index.js';
 import { MCP_TOOLS, mcpEndpoint } from './mcp/index.js';
-import { Meters, loggersFor } from './observability/index.js';
+import { Meters, createTracer, loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry, loadPluginDirectory } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
@@ -157,6 +157,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessionMemory,
   });
   const meters = new Meters();
+  // SPEC Tracing: spans only when the standard OTEL_* variables ask for them.
+  const tracer = createTracer(options.env ?? process.env, {
+    version: buildInfo.version,
+    warn: (message) => {
+      loggers.app.warn(message);
+    },
+  });
   const registry = new ExecutionRegistry({
     maxExecutions: settings['svc.execution-log.retained-runs'],
     resultsPerExecution: settings['svc.results.max-per-execution'],
@@ -256,6 +263,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const executions = new ExecutionManager({
     sessionMemory,
     meters,
+    ...(tracer === undefined ? {} : { tracer }),
     checkpoints,
     journal,
     retainedForRestart: settings['svc.restart.retained-executions'],
@@ -459,6 +467,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     await checkpoints.close();
     await store.close();
     await database?.close();
+    // Last, so that the spans of the runs the stop ended are sent too.
+    await tracer?.shutdown();
   };
 
   return {

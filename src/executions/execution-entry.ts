@@ -32,6 +32,8 @@ export interface ExecutionRecord {
   readonly resumedFrom: string | null;
   readonly parentExecutionId: string | null;
   readonly nodes: Readonly<Record<string, NodeRecord>>;
+  /** The run's OpenTelemetry trace id (32 hex characters); only when tracing is on. */
+  readonly traceId?: string;
 }
 
 /**
@@ -69,6 +71,10 @@ export interface LogEntry {
   readonly level: LogLevel;
   readonly message: string;
   readonly fields: Readonly<Record<string, unknown>>;
+  /** The run's trace id, when tracing is on (SPEC Tracing). */
+  readonly traceId?: string;
+  /** The span of the node attempt that wrote the line, when there is one. */
+  readonly spanId?: string;
   /** What it counts against `svc.logs.store.max-bytes`. */
   readonly [HELD_BYTES]?: number;
 }
@@ -125,6 +131,8 @@ export class ExecutionEntry implements ExecutionFields {
   error: string | null = null;
   /** Live node states of the run; empty until it starts. */
   nodes: readonly NodeState[] = [];
+  /** The trace of its run when tracing is on: set when the run starts. */
+  traceId: string | undefined = undefined;
   results: ResultEvent[] = [];
   logs: LogEntry[] = [];
   /** Bytes of `results` and `logs`, as their byte budgets count them. */

@@ -20,19 +20,34 @@ describe('ExecutionManager: prepared workflows (SPEC Limits, workflow.cache.ttl.
   });
 });
 
-describe('ExecutionManager: observations (SPEC Tracing)', () => {
-  it('records one svc.run observation per execution, parent of one svc.node per node', async () => {
+describe('ExecutionManager: spans (SPEC Tracing)', () => {
+  it('records one svc.run span per execution, parent of one svc.node span per node attempt', async () => {
     const tracer = new RecordingTracer();
     const manager = await createTestManager([flow('a')], { tracer });
     const { executionId } = await manager.start({ sessionId: 's', workflowId: 'a' });
-    await manager.require(executionId).finished;
+    const entry = manager.require(executionId);
+    await entry.finished;
     const run = tracer.observations.find((observation) => observation.name === 'svc.run');
-    expect(run).toMatchObject({ id: executionId, parentId: null, tags: { status: 'COMPLETED' } });
+    expect(run).toMatchObject({
+      parentId: null,
+      traceId: entry.traceId,
+      tags: { executionId, status: 'COMPLETED' },
+    });
     const nodes = tracer.observations.filter((observation) => observation.name === 'svc.node');
-    expect(nodes.map((node) => [node.parentId, node.tags])).toEqual([
-      [executionId, { module: 'MANUAL', status: 'COMPLETED' }],
-      [executionId, { module: 'CONSOLE_TERMINAL', status: 'COMPLETED' }],
+    // In the order they ended: the terminal's attempt before the trigger's stream.
+    const byNode = nodes.sort((a, b) => (a.tags.nodeId ?? '').localeCompare(b.tags.nodeId ?? ''));
+    expect(byNode.map((node) => [node.parentId, node.tags])).toEqual([
+      [run?.id, { nodeId: 'in', module: 'MANUAL', attempt: '1', status: 'COMPLETED' }],
+      [run?.id, { nodeId: 'out', module: 'CONSOLE_TERMINAL', attempt: '1', status: 'COMPLETED' }],
     ]);
+  });
+
+  it('makes no span and gives no trace id without a tracer', async () => {
+    const manager = await createTestManager([flow('a')]);
+    const { executionId } = await manager.start({ sessionId: 's', workflowId: 'a' });
+    const entry = manager.require(executionId);
+    await entry.finished;
+    expect(entry.traceId).toBeUndefined();
   });
 });
 

@@ -227,24 +227,39 @@ export class ExecutionRegistry {
    * dropped. The byte budget may let go of the line at once; it is answered all the same, for
    * the live stream.
    */
+  /** `traceId` and the line's `spanId` are kept only for a traced run (SPEC Tracing). */
   addLog(
     entry: ExecutionEntry,
     line: {
-      nodeId: string;
-      level: LogLevel;
-      message: string;
-      fields: Readonly<Record<string, unknown>>;
+      readonly nodeId: string;
+      readonly level: LogLevel;
+      readonly message: string;
+      readonly fields: Readonly<Record<string, unknown>>;
+      readonly spanId?: string;
     },
     now: number,
+    traceId?: string,
   ): { readonly line: LogEntry; readonly dropped: number } {
     const bytes = logLineBytes(line);
-    const kept: LogEntry = {
-      seq: ++entry.logSeq,
-      timestamp: new Date(now).toISOString(),
-      executionId: entry.executionId,
-      ...line,
-      [HELD_BYTES]: bytes,
-    };
+    const seq = ++entry.logSeq;
+    const timestamp = new Date(now).toISOString();
+    const { executionId } = entry;
+    // Untraced lines never have a span id: they keep the plain shape, with no copy made.
+    const kept: LogEntry =
+      traceId === undefined
+        ? { seq, timestamp, executionId, ...line, [HELD_BYTES]: bytes }
+        : {
+            seq,
+            timestamp,
+            executionId,
+            nodeId: line.nodeId,
+            level: line.level,
+            message: line.message,
+            fields: line.fields,
+            traceId,
+            ...(line.spanId === undefined ? {} : { spanId: line.spanId }),
+            [HELD_BYTES]: bytes,
+          };
     entry.logs.push(kept);
     entry.logBytes += bytes;
     this.#logBytes += bytes;
@@ -381,6 +396,7 @@ export class ExecutionRegistry {
       resumedFrom: entry.resumedFrom,
       parentExecutionId: entry.parentExecutionId,
       nodes,
+      ...(entry.traceId === undefined ? {} : { traceId: entry.traceId }),
     };
   }
 

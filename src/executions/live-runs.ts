@@ -15,7 +15,7 @@ import type {
   SignalWait,
   TimerScheduler,
 } from '../engine/index.js';
-import type { Meters, Tracer } from '../observability/index.js';
+import type { Meters, RunSpan, Tracer } from '../observability/index.js';
 import { StepFailure } from '../plugin-api/index.js';
 import type { SessionMemory, SubWorkflowRequest } from '../plugin-api/index.js';
 import type { Approvals } from './approvals.js';
@@ -61,6 +61,8 @@ export interface LiveRunsOptions {
 interface Live {
   readonly run: WorkflowRun;
   readonly recorder: RunRecorder;
+  /** The run's span, when tracing is on (SPEC Tracing). */
+  readonly span: RunSpan | undefined;
   /** Sub-workflow runs it started; made by the first, as most runs start none. */
   children: Set<string> | undefined;
 }
@@ -82,7 +84,7 @@ export class LiveRuns {
       placement: options.placement,
       maxPayloadBytes: options.maxPayloadBytes,
     };
-    const { registry, notifier, meters, clock, logger, journal, tracer, approvals } = options;
+    const { registry, notifier, meters, clock, logger, journal, approvals } = options;
     this.#host = {
       registry,
       notifier,
@@ -90,7 +92,6 @@ export class LiveRuns {
       clock,
       logger,
       journal,
-      tracer,
       runEnded: (entry, outcome) => {
         this.#ended(entry, outcome);
       },
@@ -144,6 +145,17 @@ export class LiveRuns {
         ? store.writer(executionId)
         : undefined;
     const recorder = new RunRecorder(this.#host, entry, plan, writer, launch.approvals);
+    const span = options.tracer?.startRun({
+      executionId,
+      sessionId,
+      workflowId,
+      workflowVersion: entry.workflowVersion,
+      parent:
+        entry.parentExecutionId === null
+          ? undefined
+          : this.#live.get(entry.parentExecutionId)?.span,
+    });
+    entry.traceId = span?.traceId;
     const run = new WorkflowRun({
       executionId,
       sessionId,
@@ -157,9 +169,10 @@ export class LiveRuns {
       events: recorder,
       host: recorder,
       replay: launch.replay,
+      tracing: span,
     });
     if (writer !== undefined) run.recordTo(writer);
-    this.#live.set(executionId, { run, recorder, children: undefined });
+    this.#live.set(executionId, { run, recorder, span, children: undefined });
     entry.nodes = run.nodes;
     entry.transition('RUNNING');
     entry.startedAt = options.clock.now();
@@ -202,7 +215,7 @@ export class LiveRuns {
 
   /** A run of `entry` ended: record it and stop its children. */
   #ended(entry: ExecutionEntry, outcome: RunOutcome): void {
-    const { clock, meters, notifier, journal, tracer } = this.#options;
+    const { clock, meters, notifier, journal } = this.#options;
     const live = this.#live.get(entry.executionId);
     this.#live.delete(entry.executionId);
     for (const child of live?.children ?? []) this.#live.get(child)?.run.stop('Parent run ended');
@@ -225,14 +238,7 @@ export class LiveRuns {
       });
     }
     journal?.ended(entry.executionId, outcome.status, outcome.error, endedAt);
-    tracer?.record({
-      name: 'svc.run',
-      id: entry.executionId,
-      parentId: entry.parentExecutionId,
-      startedAt,
-      endedAt,
-      tags: { workflowId: entry.workflowId, status: outcome.status },
-    });
+    live?.span?.end(outcome.status, outcome.error);
     entry.markFinished();
     this.#options.released(entry.executionId);
   }

@@ -18,7 +18,7 @@ import type {
   SignalWait,
   WorkflowPlan,
 } from '../engine/index.js';
-import type { Meters, Tracer } from '../observability/index.js';
+import type { Meters } from '../observability/index.js';
 import type { Message, PluginMeter, SubWorkflowRequest } from '../plugin-api/index.js';
 import { NODE_STATUS_EVENTS } from './execution-events.js';
 import type { ExecutionJournal } from './execution-journal.js';
@@ -37,7 +37,6 @@ export interface RunRecorderHost {
   readonly logger: Logger;
   /** The execution log; only a durable one records node starts and ends. */
   readonly journal: ExecutionJournal | undefined;
-  readonly tracer: Tracer | undefined;
   /** The run of `entry` ended. */
   runEnded(entry: ExecutionEntry, outcome: RunOutcome): void;
   /** SUB_WORKFLOW: a child run whose terminals' payloads are the answer. */
@@ -175,14 +174,6 @@ export class RunRecorder implements RunEventSink, RunHost {
     if (state.startedAt !== null && state.endedAt !== null) {
       meters.time('svc.node.duration', { module }, state.endedAt - state.startedAt);
     }
-    this.host.tracer?.record({
-      name: 'svc.node',
-      id: `${this.entry.executionId}/${state.nodeId}`,
-      parentId: this.entry.executionId,
-      startedAt: state.startedAt ?? state.endedAt ?? 0,
-      endedAt: state.endedAt ?? 0,
-      tags: { module, status: state.status },
-    });
   }
 
   runChanged(status: 'RUNNING' | 'PAUSED'): void {
@@ -203,12 +194,21 @@ export class RunRecorder implements RunEventSink, RunHost {
 
   log(line: RunLogEntry): void {
     const { registry, clock, logger } = this.host;
-    const { line: entry, dropped } = registry.addLog(this.entry, line, clock.now());
+    const { traceId } = this.entry;
+    const { line: entry, dropped } = registry.addLog(this.entry, line, clock.now(), traceId);
     // SPEC "Log line losses": lines beyond what an execution keeps are dropped and counted.
     if (dropped > 0) this.host.meters.count('svc.tracker.dropped', { type: 'log' }, dropped);
     this.host.notifier.emit(this.entry, { kind: 'log', ...entry });
     logger[LOG_METHODS[line.level]](
-      { executionId: this.entry.executionId, nodeId: line.nodeId, ...line.fields },
+      traceId === undefined
+        ? { executionId: this.entry.executionId, nodeId: line.nodeId, ...line.fields }
+        : {
+            executionId: this.entry.executionId,
+            nodeId: line.nodeId,
+            traceId,
+            ...(line.spanId === undefined ? {} : { spanId: line.spanId }),
+            ...line.fields,
+          },
       line.message,
     );
   }

@@ -16,4 +16,5 @@ export type {
   MeterType,
 } from './meters.js';
 export { RecordingTracer } from './tracing.js';
-export type { Observation, ObservationName, Tracer } from './tracing.js';
+export type { Observation, ObservationName, RunSpan, RunStart, Tracer } from './tracing.js';
+export { createTracer } from './create-tracer.js';
