@@ -8,7 +8,13 @@ import {
   StepFailure,
   z,
 } from '../../../plugin-api/index.js';
-import type { Emit, Message, NodeContext } from '../../../plugin-api/index.js';
+import type {
+  CallSpan,
+  Emit,
+  Message,
+  NodeContext,
+  OutgoingCall,
+} from '../../../plugin-api/index.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 /** Most response body bytes read; a larger answer fails the message. */
@@ -50,19 +56,46 @@ export const httpRequestPlugin = definePlugin({
   configSchema,
   outputPorts: () => ['out'],
   defaultTimeoutSeconds: 30,
-  create: (config) => ({
-    process: async (message: Message, ctx: NodeContext): Promise<Emit> => {
-      try {
-        const payload = await send(config, message, ctx.signal);
-        ctx.report(REQUEST_EVENT, 'completed');
-        return { payload };
-      } catch (error) {
-        ctx.report(REQUEST_EVENT, ctx.signal.aborted ? 'stopped' : 'failed');
-        throw error;
-      }
-    },
-  }),
+  create: (config) => {
+    const call = outgoingCall(config);
+    return {
+      process: async (message: Message, ctx: NodeContext): Promise<Emit> => {
+        const span = ctx.traceCall(call);
+        try {
+          const payload = await send(config, message, ctx.signal, span);
+          span.end();
+          ctx.report(REQUEST_EVENT, 'completed');
+          return { payload };
+        } catch (error) {
+          span.end(error);
+          ctx.report(REQUEST_EVENT, ctx.signal.aborted ? 'stopped' : 'failed');
+          throw error;
+        }
+      },
+    };
+  },
 });
+
+/**
+ * The client span of the node's requests (OpenTelemetry HTTP conventions), made once per node.
+ * `url.full` leaves out the query and any user info: URLs often carry a secret there.
+ */
+export function outgoingCall(config: HttpRequestConfig): OutgoingCall {
+  const method = { 'http.request.method': config.method };
+  // A URL that does not parse fails each request, as it always did; its span says less.
+  const url = URL.parse(config.url);
+  if (url === null) return { name: config.method, attributes: method };
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return {
+    name: config.method,
+    attributes: {
+      ...method,
+      'server.address': url.hostname,
+      'server.port': port,
+      'url.full': `${url.origin}${url.pathname}`,
+    },
+  };
+}
 
 interface Body {
   readonly text: string;
@@ -91,6 +124,7 @@ function requestHeaders(
   config: HttpRequestConfig,
   message: Message,
   body: Body | undefined,
+  span: CallSpan,
 ): Headers {
   let headers: Headers;
   try {
@@ -102,6 +136,8 @@ function requestHeaders(
   if (body !== undefined && !headers.has('content-type')) {
     headers.set('content-type', body.contentType);
   }
+  // The run's trace context wins over a configured one: the callee's spans belong here.
+  for (const [name, value] of Object.entries(span.headers)) headers.set(name, value);
   return headers;
 }
 
@@ -113,9 +149,10 @@ async function send(
   config: HttpRequestConfig,
   message: Message,
   signal: AbortSignal,
+  span: CallSpan,
 ): Promise<HttpResponsePayload> {
   const body = bodyOf(config, message);
-  const headers = requestHeaders(config, message, body);
+  const headers = requestHeaders(config, message, body, span);
   let response: Response;
   try {
     response = await fetch(config.url, {
@@ -128,8 +165,10 @@ async function send(
     if (signal.aborted) throw abortReason(signal, config.method);
     throw StepFailure.retryable(`${config.method} request failed: ${describe(error)}`, error);
   }
+  span.set({ 'http.response.status_code': response.status });
   const text = await readText(response, config.method, signal);
   if (response.status >= 400) {
+    span.set({ 'error.type': String(response.status) });
     const failure = `${config.method} request answered HTTP ${response.status} ${response.statusText}`;
     throw RETRYABLE_STATUS.has(response.status)
       ? StepFailure.retryable(failure.trimEnd())

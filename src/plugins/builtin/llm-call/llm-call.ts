@@ -12,7 +12,14 @@ import {
   StepFailure,
   z,
 } from '../../../plugin-api/index.js';
-import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
+import type {
+  CallSpan,
+  Emit,
+  Message,
+  MessageProcessor,
+  NodeContext,
+  OutgoingCall,
+} from '../../../plugin-api/index.js';
 import { protocolOf } from './llm-providers.js';
 import { LlmRateLimiter } from './llm-rate-limiter.js';
 import type { LlmAnswer, LlmProtocol, LlmRequest } from './llm-providers.js';
@@ -124,18 +131,35 @@ class LlmCall implements MessageProcessor {
         throw StepFailure.nonRetryable(`LLM_CALL provider '${provider}' needs 'baseUrl'`);
       }
       await this.#safeguards.llmRequests.acquire(provider, (ms) => ctx.sleep(ms));
-      const answer = await this.#call(
-        baseUrl,
-        {
-          model,
-          system,
-          prompt,
-          maxTokens: this.#config.maxTokens,
-          temperature: this.#config.temperature,
-          tools: this.#config.tools,
-        },
-        ctx.signal,
-      );
+      const span = ctx.traceCall(outgoingCall(provider, model, baseUrl));
+      let answer: LlmAnswer;
+      try {
+        answer = await this.#call(
+          baseUrl,
+          {
+            model,
+            system,
+            prompt,
+            maxTokens: this.#config.maxTokens,
+            temperature: this.#config.temperature,
+            tools: this.#config.tools,
+          },
+          ctx.signal,
+          span,
+        );
+        span.set({
+          'gen_ai.response.model': answer.model,
+          'gen_ai.usage.input_tokens': answer.usage.inputTokens,
+          'gen_ai.usage.output_tokens': answer.usage.outputTokens,
+          ...(answer.finishReason === null
+            ? {}
+            : { 'gen_ai.response.finish_reasons': answer.finishReason }),
+        });
+        span.end();
+      } catch (error) {
+        span.end(error);
+        throw error;
+      }
       // Tokens are spent whether or not the answer passes the output filter.
       const { inputTokens, outputTokens } = answer.usage;
       ctx.meter.count('llm.tokens', { provider, direction: 'input' }, inputTokens);
@@ -182,14 +206,19 @@ class LlmCall implements MessageProcessor {
   }
 
   /** One HTTP call; the URL and the key stay out of every message. */
-  async #call(baseUrl: string, request: LlmRequest, signal: AbortSignal): Promise<LlmAnswer> {
+  async #call(
+    baseUrl: string,
+    request: LlmRequest,
+    signal: AbortSignal,
+    span: CallSpan,
+  ): Promise<LlmAnswer> {
     const { provider } = this.#config;
     const http = this.#protocol.request(baseUrl, this.#config.apiKey, request);
     let response: Response;
     try {
       response = await fetch(http.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...http.headers },
+        headers: { 'content-type': 'application/json', ...http.headers, ...span.headers },
         body: JSON.stringify(http.body),
         signal,
       });
@@ -200,6 +229,7 @@ class LlmCall implements MessageProcessor {
         error,
       );
     }
+    span.set({ 'http.response.status_code': response.status });
     const text = await response.text();
     let body: unknown;
     try {
@@ -220,6 +250,29 @@ class LlmCall implements MessageProcessor {
     }
     return answer;
   }
+}
+
+/**
+ * The client span of a model call (OpenTelemetry generative-AI conventions). Prompts and
+ * answers stay out of it: they may hold what the workflow's author keeps out of logs.
+ */
+function outgoingCall(provider: string, model: string, baseUrl: string): OutgoingCall {
+  const url = URL.parse(baseUrl);
+  return {
+    name: `chat ${model}`,
+    attributes: {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': provider,
+      'gen_ai.request.model': model,
+      ...(url === null
+        ? {}
+        : {
+            'server.address': url.hostname,
+            'server.port':
+              url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port),
+          }),
+    },
+  };
 }
 
 /** A string payload as it is, anything else as JSON. */

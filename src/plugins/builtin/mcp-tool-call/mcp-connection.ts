@@ -1,6 +1,7 @@
 // One node's connection to an MCP server over Streamable HTTP (official SDK client), opened on
 // the first message and kept for the run; a connection that broke is opened anew by the next
 // attempt. Failures say whether another attempt can help.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   StreamableHTTPClientTransport,
@@ -24,6 +25,27 @@ const RETRYABLE_CODES = new Set<number>([
   ErrorCode.RequestTimeout,
   ErrorCode.InternalError,
 ]);
+
+/**
+ * The trace headers of the call under way. The connection is shared by the node's messages, so
+ * each call's `traceparent` rides in its own async context rather than in the transport's
+ * fixed headers.
+ */
+const callHeaders = new AsyncLocalStorage<Readonly<Record<string, string>>>();
+
+/** Runs `call` with `headers` added to every request it makes over a connection. */
+export function withHeaders<T>(headers: Readonly<Record<string, string>>, call: () => T): T {
+  return Object.keys(headers).length === 0 ? call() : callHeaders.run(headers, call);
+}
+
+/** fetch, with the trace headers of the call under way. */
+const tracedFetch: typeof fetch = (input, init) => {
+  const extra = callHeaders.getStore();
+  if (extra === undefined) return fetch(input, init);
+  const headers = new Headers(init?.headers);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return fetch(input, { ...init, headers });
+};
 
 export class McpConnection {
   readonly #url: URL;
@@ -60,6 +82,7 @@ export class McpConnection {
   async #connect(signal: AbortSignal): Promise<Client> {
     const transport = new StreamableHTTPClientTransport(this.#url, {
       requestInit: { headers: { ...this.#headers } },
+      fetch: tracedFetch,
     });
     const client = new Client(CLIENT_INFO);
     try {

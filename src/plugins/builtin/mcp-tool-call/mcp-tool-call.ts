@@ -10,8 +10,14 @@ import {
   StepFailure,
   z,
 } from '../../../plugin-api/index.js';
-import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
-import { McpConnection, SDK_TIMEOUT_MS, mcpFailure } from './mcp-connection.js';
+import type {
+  Emit,
+  Message,
+  MessageProcessor,
+  NodeContext,
+  OutgoingCall,
+} from '../../../plugin-api/index.js';
+import { McpConnection, SDK_TIMEOUT_MS, mcpFailure, withHeaders } from './mcp-connection.js';
 
 /** The safeguards of the type, with the deny patterns compiled once per server. */
 const settings = pluginSettings(
@@ -80,9 +86,11 @@ class McpToolCall implements MessageProcessor {
   readonly #argumentsOf: (message: Message) => Record<string, unknown>;
   readonly #safeguards: McpToolCallSettings;
   readonly #connection: McpConnection;
+  readonly #call: OutgoingCall;
 
   constructor(config: McpToolCallConfig, safeguards: McpToolCallSettings) {
     this.#tool = config.tool;
+    this.#call = outgoingCall(config.url, config.tool);
     this.#argumentsOf = argumentsOf(config.arguments);
     this.#safeguards = safeguards;
     this.#connection = new McpConnection(config.url, config.headers);
@@ -100,17 +108,22 @@ class McpToolCall implements MessageProcessor {
       measure('refused');
       throw StepFailure.nonRetryable(refusal.reason);
     }
+    const span = ctx.traceCall(this.#call);
     try {
-      const client = await this.#connection.client(ctx.signal);
-      const result = await client.callTool({ name: this.#tool, arguments: args }, undefined, {
-        signal: ctx.signal,
-        timeout: SDK_TIMEOUT_MS,
+      const result = await withHeaders(span.headers, async () => {
+        const client = await this.#connection.client(ctx.signal);
+        return client.callTool({ name: this.#tool, arguments: args }, undefined, {
+          signal: ctx.signal,
+          timeout: SDK_TIMEOUT_MS,
+        });
       });
       if (result.isError === true) {
+        span.set({ 'error.type': 'tool_error' });
         throw StepFailure.nonRetryable(
           `MCP tool '${this.#tool}' failed: ${textOf(result.content) ?? 'no reason given'}`,
         );
       }
+      span.end();
       measure('completed');
       const payload: McpToolResult = {
         content: Array.isArray(result.content) ? result.content : [],
@@ -118,6 +131,7 @@ class McpToolCall implements MessageProcessor {
       };
       return { payload };
     } catch (error) {
+      span.end(error);
       measure(ctx.signal.aborted ? 'stopped' : 'failed');
       if (ctx.signal.aborted) throw error;
       const failure = mcpFailure(`MCP tool '${this.#tool}' call failed`, error);
@@ -129,6 +143,29 @@ class McpToolCall implements MessageProcessor {
   close(): Promise<void> {
     return this.#connection.close();
   }
+}
+
+/**
+ * The client span of the node's tool calls (OpenTelemetry MCP conventions), made once per
+ * node; the URL's path and query stay out, as they may carry a token.
+ */
+function outgoingCall(endpoint: string, tool: string): OutgoingCall {
+  const url = URL.parse(endpoint);
+  return {
+    name: `tools/call ${tool}`,
+    attributes: {
+      'mcp.method.name': 'tools/call',
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': tool,
+      ...(url === null
+        ? {}
+        : {
+            'server.address': url.hostname,
+            'server.port':
+              url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port),
+          }),
+    },
+  };
 }
 
 /**
