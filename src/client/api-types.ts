@@ -1481,6 +1481,8 @@ export interface components {
             };
             /** @description OpenTelemetry trace id of the run; present when tracing is on */
             traceId?: string;
+            /** @description OpenTelemetry span id of the node attempt that wrote the line; present when tracing is on and the line was written during an attempt */
+            spanId?: string;
         };
         SchedulerLimits: {
             /** @description Runs at once; null: no limit */

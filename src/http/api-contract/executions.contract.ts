@@ -16,6 +16,11 @@ const traceId = z
   .optional()
   .meta({ description: 'OpenTelemetry trace id of the run; present when tracing is on' });
 
+const spanId = z.string().optional().meta({
+  description:
+    'OpenTelemetry span id of the node attempt that wrote the line; present when tracing is on and the line was written during an attempt',
+});
+
 const failure = z
   .string()
   .nullable()
@@ -127,6 +132,7 @@ export const LogLineSchema = named(
     message: z.string(),
     fields: z.record(z.string(), z.unknown()),
     traceId,
+    spanId,
   }),
 );
 
