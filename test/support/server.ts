@@ -4,6 +4,7 @@ import type { App, AppOptions } from '../../src/app.js';
 import { DEFAULT_PLUGINS, loadSettings } from '../../src/config/index.js';
 import type { BuildInfo } from '../../src/config/index.js';
 import { createSilentLoggers } from '../../src/observability/index.js';
+import type { Loggers } from '../../src/observability/index.js';
 
 export const TEST_BUILD_INFO: BuildInfo = {
   version: '0.0.1-SNAPSHOT',
@@ -45,6 +46,8 @@ export interface TestServerOptions {
   readonly buildInfo?: BuildInfo;
   readonly store?: AppOptions['store'];
   readonly streamKeepAliveMs?: number;
+  /** Where the server logs; nowhere by default. */
+  readonly loggers?: Loggers;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -60,7 +63,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     settings,
     profile,
     buildInfo: options.buildInfo ?? TEST_BUILD_INFO,
-    loggers: createSilentLoggers(),
+    loggers: options.loggers ?? createSilentLoggers(),
     env: options.env ?? {},
     // Every answer of every test is held to its documented schema.
     checkAnswers: (mismatch) => {
