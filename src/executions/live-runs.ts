@@ -61,8 +61,6 @@ export interface LiveRunsOptions {
 interface Live {
   readonly run: WorkflowRun;
   readonly recorder: RunRecorder;
-  /** The run's span, when tracing is on (SPEC Tracing). */
-  readonly span: RunSpan | undefined;
   /** Sub-workflow runs it started; made by the first, as most runs start none. */
   children: Set<string> | undefined;
 }
@@ -74,6 +72,11 @@ export class LiveRuns {
   /** What every run's recorder may ask for: one object for all runs. */
   readonly #host: RunRecorderHost;
   readonly #live = new Map<string, Live>();
+  /**
+   * The spans of the runs going now, when tracing is on (SPEC Tracing): apart from `Live` so
+   * that an untraced run holds not even an empty field for one.
+   */
+  readonly #spans = new Map<string, RunSpan>();
 
   constructor(options: LiveRunsOptions) {
     this.#options = options;
@@ -83,6 +86,9 @@ export class LiveRuns {
       resolveConfig: options.resolveConfig,
       placement: options.placement,
       maxPayloadBytes: options.maxPayloadBytes,
+      ...(options.tracer === undefined
+        ? {}
+        : { tracing: (executionId: string) => this.#spans.get(executionId) }),
     };
     const { registry, notifier, meters, clock, logger, journal, approvals } = options;
     this.#host = {
@@ -151,11 +157,12 @@ export class LiveRuns {
       workflowId,
       workflowVersion: entry.workflowVersion,
       parent:
-        entry.parentExecutionId === null
-          ? undefined
-          : this.#live.get(entry.parentExecutionId)?.span,
+        entry.parentExecutionId === null ? undefined : this.#spans.get(entry.parentExecutionId),
     });
-    entry.traceId = span?.traceId;
+    if (span !== undefined) {
+      this.#spans.set(executionId, span);
+      entry.traceId = span.traceId;
+    }
     const run = new WorkflowRun({
       executionId,
       sessionId,
@@ -169,10 +176,9 @@ export class LiveRuns {
       events: recorder,
       host: recorder,
       replay: launch.replay,
-      tracing: span,
     });
     if (writer !== undefined) run.recordTo(writer);
-    this.#live.set(executionId, { run, recorder, span, children: undefined });
+    this.#live.set(executionId, { run, recorder, children: undefined });
     entry.nodes = run.nodes;
     entry.transition('RUNNING');
     entry.startedAt = options.clock.now();
@@ -238,7 +244,11 @@ export class LiveRuns {
       });
     }
     journal?.ended(entry.executionId, outcome.status, outcome.error, endedAt);
-    live?.span?.end(outcome.status, outcome.error);
+    const span = this.#spans.get(entry.executionId);
+    if (span !== undefined) {
+      this.#spans.delete(entry.executionId);
+      span.end(outcome.status, outcome.error);
+    }
     entry.markFinished();
     this.#options.released(entry.executionId);
   }

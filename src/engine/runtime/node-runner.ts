@@ -63,9 +63,12 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
       run.lifecycle.finish(task, outcome);
       return;
     }
-    const tracing = run.options.tracing;
-    const made = createNodeRuntime(node, run.options);
-    const runtime = tracing === undefined ? made : tracedRuntime(made, task, tracing);
+    // No new local: every local is kept in each parked node's suspended frame.
+    const runtime = tracedRuntime(
+      createNodeRuntime(node, run.options),
+      task,
+      run.options.services.tracing?.(run.options.executionId),
+    );
     deadline = armDeadline(run, task);
     if (node.kind === 'trigger') task.markStarted(run.options.clock.now(), run.options.events);
     if (isStreamNode(runtime)) {

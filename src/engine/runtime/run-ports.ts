@@ -107,6 +107,11 @@ export interface RunServices {
    * fails its message; DEFAULT_MAX_PAYLOAD_BYTES when absent.
    */
   readonly maxPayloadBytes?: number | undefined;
+  /**
+   * The spans of a run (SPEC Tracing), by execution id; absent when tracing is off. Asked once
+   * per node, so that an untraced run holds nothing for tracing.
+   */
+  readonly tracing?: ((executionId: string) => RunTracing | undefined) | undefined;
 }
 
 export type ConfigResolver = (
@@ -155,6 +160,4 @@ export interface RunOptions {
   /** Capacity of every edge without a buffer. */
   readonly channelCapacity?: number | undefined;
   readonly replay?: ReplayPlan | undefined;
-  /** The run's spans (SPEC Tracing); absent when tracing is off. */
-  readonly tracing?: RunTracing | undefined;
 }

@@ -63,12 +63,13 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-/** A node's runtime whose every attempt runs inside a span of its own. */
+/** A node's runtime whose every attempt runs inside a span of its own; as it is untraced. */
 export function tracedRuntime(
   runtime: NodeRuntime,
   task: NodeTask,
-  tracing: RunTracing,
+  tracing: RunTracing | undefined,
 ): NodeRuntime {
+  if (tracing === undefined) return runtime;
   return isStreamNode(runtime)
     ? tracedStream(runtime, task, tracing)
     : tracedProcessor(runtime, task, tracing);
