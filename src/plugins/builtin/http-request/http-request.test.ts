@@ -181,3 +181,40 @@ describe('HTTP_REQUEST (CONTRACT 1: method, url, headers, body)', () => {
     expect(parsed.success).toBe(false);
   });
 });
+
+describe('HTTP_REQUEST trace context (SPEC Tracing)', () => {
+  it('sends the call span’s traceparent over a configured one, and records the call without its query', async () => {
+    const { url, received } = await startEndpoint((response) => {
+      json(response, 503, {});
+    });
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const ctx = createTestContext({ traceHeaders: { traceparent } });
+    const runtime = runtimeOf({
+      method: 'POST',
+      url: `${url}/hook?token=secret`,
+      headers: { traceparent: '00-ffffffffffffffffffffffffffffffff-ffffffffffffffff-01' },
+    });
+    await expect(runtime.process(message({ a: 1 }), ctx)).rejects.toBeInstanceOf(StepFailure);
+    expect(received[0]?.headers.traceparent).toBe(traceparent);
+    expect(ctx.calls).toHaveLength(1);
+    const [call] = ctx.calls;
+    expect(call?.call.name).toBe('POST');
+    expect(call?.attributes).toEqual({
+      'http.request.method': 'POST',
+      'server.address': '127.0.0.1',
+      'server.port': Number(new URL(url).port),
+      'url.full': `${url}/hook`,
+      'http.response.status_code': 503,
+      'error.type': '503',
+    });
+    expect(call?.ended?.error).toBeInstanceOf(StepFailure);
+  });
+
+  it('adds no trace header when tracing is off', async () => {
+    const { url, received } = await startEndpoint((response) => {
+      json(response, 200, {});
+    });
+    await processAll(runtimeOf({ url }), [message({ a: 1 })], createTestContext());
+    expect(received[0]?.headers).not.toHaveProperty('traceparent');
+  });
+});
