@@ -76,6 +76,11 @@ setting is only a warning in the log. These are not settings and are never warne
 \`SVC_VAR_*\` and \`SVC_SECRET_*\` (read by placeholders in node configuration), \`SVC_TEST_*\`
 (tests), \`SVC_CONFIG_FILE\`, \`SVC_PROFILES_ACTIVE\`, and the build properties \`SVC_PLUGINS\`,
 \`SVC_PERSISTENCE\`, \`SVC_WORKERS\` and \`SVC_WORKERS_NATIVE\`.
+
+Traces are not configured with \`svc.*\` settings but with the standard OpenTelemetry variables
+(\`OTEL_EXPORTER_OTLP_ENDPOINT\`, \`OTEL_SERVICE_NAME\`, \`OTEL_TRACES_SAMPLER\`...), which are
+not \`SVC_*\` variables and are never warned about; without them tracing is off
+([tracing.md](tracing.md)).
 `;
 
 /** Markdown table cells may not hold a raw pipe or line break. */
