@@ -240,7 +240,7 @@ export class ExecutionRegistry {
     now: number,
     traceId?: string,
   ): { readonly line: LogEntry; readonly dropped: number } {
-    const bytes = logLineBytes(line);
+    const bytes = logLineBytes(line, traceId);
     const seq = ++entry.logSeq;
     const timestamp = new Date(now).toISOString();
     const { executionId } = entry;
@@ -457,15 +457,22 @@ const LOG_LINE_OVERHEAD = 160;
 const LOG_FIELDS_COUNTED = 1024 * 1024;
 
 /** What a log line counts against `svc.logs.store.max-bytes`. */
-function logLineBytes(line: {
-  readonly nodeId: string;
-  readonly message: string;
-  readonly fields: Readonly<Record<string, unknown>>;
-}): number {
+function logLineBytes(
+  line: {
+    readonly nodeId: string;
+    readonly message: string;
+    readonly fields: Readonly<Record<string, unknown>>;
+    readonly traceId?: string;
+    readonly spanId?: string;
+  },
+  traceId = line.traceId,
+): number {
   return (
     LOG_LINE_OVERHEAD +
     line.nodeId.length +
     line.message.length +
-    payloadBytes(line.fields, LOG_FIELDS_COUNTED)
+    payloadBytes(line.fields, LOG_FIELDS_COUNTED) +
+    // A traced line keeps its trace and span ids too.
+    (traceId === undefined ? 0 : traceId.length + (line.spanId?.length ?? 0))
   );
 }
