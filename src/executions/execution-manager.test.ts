@@ -42,6 +42,32 @@ describe('ExecutionManager: spans (SPEC Tracing)', () => {
     ]);
   });
 
+  it('puts a sub-workflow run in its parent run’s trace, under the parent run’s span', async () => {
+    const tracer = new RecordingTracer();
+    const outer = {
+      workflowId: 'outer',
+      description: 'runs inner',
+      nodes: [
+        { nodeId: 'in', type: 'MANUAL' },
+        { nodeId: 'call', type: 'SUB_WORKFLOW', config: { workflowId: 'inner' } },
+        { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+      ],
+      edges: [
+        { source: 'in', target: 'call' },
+        { source: 'call', target: 'out' },
+      ],
+    };
+    const manager = await createTestManager([flow('inner'), outer], { tracer });
+    const { executionId } = await manager.start({ sessionId: 's', workflowId: 'outer' });
+    const entry = manager.require(executionId);
+    await entry.finished;
+    expect(entry.status).toBe('COMPLETED');
+    const runs = tracer.observations.filter((observation) => observation.name === 'svc.run');
+    const parent = runs.find((run) => run.tags.executionId === executionId);
+    const child = runs.find((run) => run.tags.workflowId === 'inner');
+    expect(child).toMatchObject({ traceId: entry.traceId, parentId: parent?.id });
+  });
+
   it('makes no span and gives no trace id without a tracer', async () => {
     const manager = await createTestManager([flow('a')]);
     const { executionId } = await manager.start({ sessionId: 's', workflowId: 'a' });
