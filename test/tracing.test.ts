@@ -1,8 +1,8 @@
 // OpenTelemetry traces through a real server (SPEC Tracing): with the standard OTEL_* variables
 // pointing at an in-process OTLP/HTTP receiver, a run exports one `svc.run` span, a `svc.node`
-// span per node attempt under it, and client spans of its HTTP and MCP calls under those, whose
-// `traceparent` reaches the callee; the execution record and the run's log lines carry the
-// trace id. Without the variables nothing is exported and no trace id appears.
+// span per node attempt under it, and client spans of its HTTP, MCP and model calls under
+// those, whose `traceparent` reaches the callee; the execution record and the run's log lines
+// carry the trace id. Without the variables nothing is exported and no trace id appears.
 import { Writable } from 'node:stream';
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,22 +85,45 @@ async function startReceiver() {
   return { server, origin, spans, posts };
 }
 
-/** The callee of HTTP_REQUEST: answers 503 to the first request, then `{ ok: true }`. */
+/**
+ * The callee of HTTP_REQUEST, which answers 503 to the first request and then `{ ok: true }`,
+ * and of LLM_CALL, as an OpenAI-compatible model at the same origin.
+ */
 async function startCallee() {
   const traceparents: string[] = [];
+  const modelTraceparents: string[] = [];
   let calls = 0;
   const { server, origin } = await listenForBodies((received, response) => {
+    response.setHeader('content-type', 'application/json');
+    if (received.url === '/v1/chat/completions') {
+      modelTraceparents.push(String(received.headers.traceparent));
+      response.end(
+        JSON.stringify({
+          model: 'tiny-1',
+          choices: [{ finish_reason: 'stop', message: { content: 'done' } }],
+          usage: { prompt_tokens: 9, completion_tokens: 2 },
+        }),
+      );
+      return;
+    }
     traceparents.push(String(received.headers.traceparent));
     if (calls++ === 0) {
       response.statusCode = 503;
       response.end();
       return;
     }
-    response.setHeader('content-type', 'application/json');
     response.end('{"ok":true}');
   });
-  return { server, url: `${origin}/hook`, traceparents };
+  return {
+    server,
+    url: `${origin}/hook`,
+    modelUrl: `${origin}/v1`,
+    traceparents,
+    modelTraceparents,
+  };
 }
+
+type Callee = Awaited<ReturnType<typeof startCallee>>;
 
 /** Log lines the server writes, as parsed JSON. */
 function capturedLoggers() {
@@ -128,14 +151,14 @@ afterEach(async () => {
 });
 
 /** Defines the traced workflow and runs it to its end; answers the execution id. */
-async function runTracedWorkflow(running: TestServer, calleeUrl: string): Promise<string> {
+async function runTracedWorkflow(running: TestServer, callee: Callee): Promise<string> {
   await running.call('POST', '/api/sessions', {
     body: { sessionId: 's', name: 's', initiator: 'i' },
   });
   const saved = await running.call('PUT', '/api/sessions/s/workflows/traced', {
     body: {
       workflowId: 'traced',
-      description: 'calls an HTTP endpoint and an MCP tool',
+      description: 'calls an HTTP endpoint, an MCP tool and a model',
       nodes: [
         { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages: [{ n: 1 }] } },
         {
@@ -143,7 +166,7 @@ async function runTracedWorkflow(running: TestServer, calleeUrl: string): Promis
           type: 'HTTP_REQUEST',
           config: {
             method: 'POST',
-            url: calleeUrl,
+            url: callee.url,
             engine: { retry: { maxAttempts: 3, backoffMs: 1 } },
           },
         },
@@ -152,12 +175,18 @@ async function runTracedWorkflow(running: TestServer, calleeUrl: string): Promis
           type: 'MCP_TOOL_CALL',
           config: { url: `${running.baseUrl}/mcp`, tool: 'list_sessions', arguments: {} },
         },
+        {
+          nodeId: 'ask',
+          type: 'LLM_CALL',
+          config: { provider: 'local', baseUrl: callee.modelUrl, model: 'tiny', prompt: 'go' },
+        },
         { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
       ],
       edges: [
         { source: 'in', target: 'call' },
         { source: 'call', target: 'tool' },
-        { source: 'tool', target: 'out' },
+        { source: 'tool', target: 'ask' },
+        { source: 'ask', target: 'out' },
       ],
     },
   });
@@ -188,7 +217,7 @@ describe('OpenTelemetry traces (SPEC Tracing)', () => {
         OTEL_BSP_SCHEDULE_DELAY: '20',
       },
     });
-    const executionId = await runTracedWorkflow(service, callee.url);
+    const executionId = await runTracedWorkflow(service, callee);
 
     const runSpans = await eventually(
       () => Promise.resolve(receiver.spans.filter((span) => span.name === 'svc.run')),
@@ -279,6 +308,23 @@ describe('OpenTelemetry traces (SPEC Tracing)', () => {
       'gen_ai.tool.name': 'list_sessions',
     });
 
+    const [chat] = receiver.spans.filter((span) => span.name === 'chat tiny');
+    expect(chat).toMatchObject({
+      kind: SPAN_KIND_CLIENT,
+      traceId,
+      parentSpanId: attemptsOf('ask')[0]!.spanId,
+    });
+    expect(chat!.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'local',
+      'gen_ai.request.model': 'tiny',
+      'gen_ai.response.model': 'tiny-1',
+      'gen_ai.usage.input_tokens': 9,
+      'gen_ai.usage.output_tokens': 2,
+      'http.response.status_code': 200,
+    });
+    expect(callee.modelTraceparents).toEqual([`00-${traceId}-${chat!.spanId}-01`]);
+
     // The trace id in both record answers, and in the run's log lines.
     const record = await service.call('GET', `/api/executions/${executionId}`);
     expect(record.json.data.traceId).toBe(traceId);
@@ -302,7 +348,7 @@ describe('OpenTelemetry traces (SPEC Tracing)', () => {
     service = await startTestServer({
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin, OTEL_BSP_SCHEDULE_DELAY: '20' },
     });
-    await runTracedWorkflow(service, callee.url);
+    await runTracedWorkflow(service, callee);
     const posts = await eventually(
       () => Promise.resolve(receiver.posts),
       (found) => found.length > 0,
@@ -322,7 +368,7 @@ describe('OpenTelemetry traces (SPEC Tracing)', () => {
       servers.push(callee.server);
       const { loggers, lines } = capturedLoggers();
       service = await startTestServer({ env, loggers });
-      const executionId = await runTracedWorkflow(service, callee.url);
+      const executionId = await runTracedWorkflow(service, callee);
       const record = await service.call('GET', `/api/executions/${executionId}`);
       expect(record.json.data).not.toHaveProperty('traceId');
       const logs = await service.call('GET', `/api/executions/${executionId}/logs`);
@@ -330,6 +376,7 @@ describe('OpenTelemetry traces (SPEC Tracing)', () => {
       for (const line of logs.json.data) expect(line).not.toHaveProperty('traceId');
       for (const line of lines) expect(line).not.toHaveProperty('traceId');
       expect(callee.traceparents).toEqual(['undefined', 'undefined']);
+      expect(callee.modelTraceparents).toEqual(['undefined']);
       // A stop sends what a tracer holds: after it, nothing has come, so nothing will.
       await service.close();
       service = undefined;
