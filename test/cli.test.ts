@@ -4,15 +4,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runToExit } from './support/process.js';
+import { runSvc } from './support/cli.js';
 import type { ProcessResult } from './support/process.js';
 import { startTestServer } from './support/server.js';
 import { endOf, eventually } from './support/wait.js';
 import type { TestServer } from './support/server.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 const ORDERS = `sessionId: shop
 workflowId: orders
@@ -113,15 +111,10 @@ describe('The svc command-line client', () => {
   });
 
   const svc = (args: readonly string[], env: Record<string, string> = {}): Promise<ProcessResult> =>
-    runToExit(
-      process.execPath,
-      ['--import', import.meta.resolve('tsx'), join(root, 'src/cli/main.ts'), ...args],
-      {
-        cwd: folder,
-        timeoutMs: 60_000,
-        env: { SVCCLI_SERVER: server.baseUrl, SVCCLI_CONFIG: config, NO_COLOR: '1', ...env },
-      },
-    );
+    runSvc(args, {
+      cwd: folder,
+      env: { SVCCLI_SERVER: server.baseUrl, SVCCLI_CONFIG: config, ...env },
+    });
 
   const repository = (name: string, files: Record<string, string>): string => {
     const dir = join(folder, name);

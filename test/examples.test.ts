@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runToExit } from './support/process.js';
+import { runSvc } from './support/cli.js';
 import type { ProcessResult } from './support/process.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
@@ -24,15 +24,10 @@ describe('The examples', () => {
   });
 
   const svc = (args: readonly string[]): Promise<ProcessResult> =>
-    runToExit(
-      process.execPath,
-      ['--import', import.meta.resolve('tsx'), join(root, 'src/cli/main.ts'), ...args],
-      {
-        cwd: root,
-        timeoutMs: 60_000,
-        env: { SVCCLI_SERVER: server.baseUrl, SVCCLI_CONFIG: join(root, '.tmp/no-config.json') },
-      },
-    );
+    runSvc(args, {
+      cwd: root,
+      env: { SVCCLI_SERVER: server.baseUrl, SVCCLI_CONFIG: join(root, '.tmp/no-config.json') },
+    });
 
   it('apply to a real server, a second time without a change, and every workflow runs to COMPLETED', async () => {
     const applied = await svc(['apply', 'examples/workflows', '--note', 'examples']);

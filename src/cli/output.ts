@@ -46,6 +46,12 @@ export class Output {
     this.#streams.stdout.write(`${text}\n`);
   }
 
+  /** What a command waits for, while it waits: on a terminal only, to stderr. */
+  progress(text: string): void {
+    if (this.#streams.stderr.isTTY === true)
+      this.#streams.stderr.write(`${this.paint('dim', text)}\n`);
+  }
+
   /** Progress and notes: to stderr, so stdout stays what a script reads. */
   note(text: string): void {
     this.#streams.stderr.write(`${text}\n`);

@@ -56,13 +56,18 @@ export function registerFileCommands(program: Command, context: CommandContext):
     )
     .addHelpText('after', '\nExample:\n  svc apply workflows/ --note "raise the retry count"\n')
     .action(async (paths: string[], options: { note?: string }) => {
+      context.output.progress('Validating the files...');
       const files = await checked(context, loadFiles(paths));
       stopOnProblems(context, files.problems);
       const { api } = context.connection();
+      context.output.progress('Comparing them with the server...');
       const changes = await planChanges(api, files.workflows, files.sessions);
       const note = options.note ?? gitCommitOf(paths[0] ?? '.');
       const applied: (Change & { version?: number })[] = [];
-      for (const change of changes) applied.push(await applyChange(context, change, note));
+      for (const change of changes) {
+        if (change.action !== 'unchanged') context.output.progress(`${progressOf(change)}...`);
+        applied.push(await applyChange(context, change, note));
+      }
       printChanges(context, applied, true);
     });
 
@@ -231,6 +236,12 @@ function printChanges(
   if (pending.length === 0) output.line('Nothing to change: the server has what the files say.');
   else if (!applied) output.line(`${String(pending.length)} change(s) to apply.`);
   else output.line(`Applied ${String(pending.length)} change(s).`);
+}
+
+function progressOf(change: Change): string {
+  return change.action === 'create-session'
+    ? `Creating session ${change.sessionId}`
+    : `Saving ${change.sessionId}/${change.workflowId}`;
 }
 
 const version = (change: { version?: number }): string =>
