@@ -11,7 +11,6 @@ import { startTestServer } from './support/server.js';
 import { endOf, eventually } from './support/wait.js';
 import type { TestServer } from './support/server.js';
 
-
 const ORDERS = `sessionId: shop
 workflowId: orders
 description: Shape each order

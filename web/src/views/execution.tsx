@@ -1,28 +1,15 @@
 // One execution: status, nodes with their counters and controls, live progress from the
 // progress stream, approvals waiting for an answer, results and log lines.
-import {
-  Fragment,
-  useCallback,
-  useContext,
-  useEffect,
-  useEffectEvent,
-  useRef,
-  useState,
-} from 'react';
-import { ApiError, api, call, readEventStream } from '../api';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
+import { api, call } from '../api';
+import { useProgressStream } from '../progress-stream';
 import { ErrorNote, Json, Section, Status, Time } from '../components';
 import { GraphView } from '../graph';
-import { KeyVersion, useAction, useRead } from '../hooks';
+import { useAction, useRead } from '../hooks';
 import type { Action } from '../hooks';
 import { Link, segment } from '../router';
 import { isTerminal } from '../types';
-import type {
-  Approval,
-  ExecutionRecord,
-  ExecutionStatus,
-  ProgressEvent,
-  WorkflowGraph,
-} from '../types';
+import type { Approval, ExecutionRecord, WorkflowGraph } from '../types';
 
 const RUN_CONTROLS = ['pause', 'resume', 'step', 'stop'] as const;
 const NODE_CONTROLS = ['pause', 'resume', 'step', 'stop', 'skip', 'unskip'] as const;
@@ -39,8 +26,6 @@ function controlNode(id: string, nodeId: string, control: (typeof NODE_CONTROLS)
     }),
   );
 }
-/** Live events shown; older ones scroll away (the stream is best effort anyway, SPEC Events 5). */
-const EVENTS_SHOWN = 50;
 const LOG_LINES_SHOWN = 200;
 
 export function ExecutionView(props: { readonly executionId: string }) {
@@ -477,96 +462,4 @@ function Logs(props: OutputProps) {
       )}
     </Section>
   );
-}
-
-interface Stream {
-  readonly state: string;
-  readonly events: readonly ProgressEvent[];
-}
-
-/**
- * Follows the progress stream of the execution. The server ends it once the execution has
- * ended; a broken connection is taken up again from the last event id.
- */
-function useProgressStream(
-  sessionId: string | undefined,
-  executionId: string,
-  onChange: () => void,
-): Stream {
-  const keyVersion = useContext(KeyVersion);
-  const [stream, setStream] = useState<Stream & { readonly executionId: string }>();
-  const received = useEffectEvent((event: ProgressEvent) => {
-    setStream((previous) => ({
-      executionId,
-      state: 'live',
-      events: [...(previous?.executionId === executionId ? previous.events : []), event].slice(
-        -EVENTS_SHOWN,
-      ),
-    }));
-    onChange();
-  });
-  const stateChanged = useEffectEvent((state: string) => {
-    setStream((previous) => ({
-      executionId,
-      state,
-      events: previous?.executionId === executionId ? previous.events : [],
-    }));
-    onChange();
-  });
-  useEffect(() => {
-    if (sessionId === undefined) return undefined;
-    const controller = new AbortController();
-    const path = `/api/workflow/${segment(sessionId)}/status/${segment(executionId)}/stream`;
-    let lastEventId: string | null = null;
-    let lastStatus: ExecutionStatus = 'QUEUED';
-    const stopped = () => controller.signal.aborted;
-    const follow = async () => {
-      while (!stopped()) {
-        try {
-          await readEventStream(
-            path,
-            (event) => {
-              lastEventId = event.id ?? lastEventId;
-              const data = event.data as ProgressEvent;
-              lastStatus = data.progress.status;
-              received(data);
-            },
-            { signal: controller.signal, lastEventId },
-          );
-          if (isTerminal(lastStatus)) {
-            stateChanged('ended');
-            return;
-          }
-          // Ended before the execution did: the server stopped; try again shortly.
-          stateChanged('reconnecting');
-        } catch (error) {
-          if (stopped()) return;
-          if (error instanceof ApiError) {
-            stateChanged(`refused (${error.message})`);
-            return;
-          }
-          stateChanged('reconnecting');
-        }
-        await pause(2_000, controller.signal);
-      }
-    };
-    void follow();
-    return () => {
-      controller.abort();
-    };
-  }, [sessionId, executionId, keyVersion]);
-  if (stream === undefined || stream.executionId !== executionId) {
-    return { state: sessionId === undefined ? 'waiting' : 'connecting', events: [] };
-  }
-  return stream;
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = window.setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      window.clearTimeout(timer);
-      resolve();
-    });
-  });
 }
