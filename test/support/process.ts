@@ -65,9 +65,26 @@ export function startListening(
 ): Promise<ServerProcess> {
   const child = spawnCommand(command, args, options);
   let output = '';
+  // The exit of a process comes before the last of what it printed has been read: the exit is
+  // answered once its output has ended too (or after a second, should a child it started keep
+  // the pipes open).
+  const ended = (stream: NodeJS.ReadableStream | null): Promise<void> =>
+    stream === null
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          stream.once('end', resolve);
+          stream.once('close', resolve);
+        });
+  const outputEnded = Promise.all([ended(child.stdout), ended(child.stderr)]);
   const exit = new Promise<number | null>((resolve) => {
     child.on('exit', (code) => {
-      resolve(code);
+      const bound = setTimeout(() => {
+        resolve(code);
+      }, 1_000);
+      void outputEnded.then(() => {
+        clearTimeout(bound);
+        resolve(code);
+      });
     });
   });
   return new Promise((resolve, reject) => {
