@@ -49,7 +49,7 @@ export type Answer =
 
 export type SuccessStatus = 200 | 201 | 202 | 204;
 
-/** Error statuses an operation answers beyond those of its kind (see `commonErrors`). */
+/** Error statuses an operation answers beyond those of its kind (see `errorStatusesOf`). */
 export type OwnErrorStatus = 400 | 403 | 404 | 409 | 429;
 
 export interface Operation {
