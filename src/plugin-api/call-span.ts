@@ -62,3 +62,13 @@ export async function withCallSpan<T>(
     throw error;
   }
 }
+
+/**
+ * `server.address` and `server.port` of a call to `url` (OpenTelemetry conventions), the port
+ * its scheme implies when none is written; nothing for a URL that does not parse.
+ */
+export function serverAttributes(url: URL | null): SpanAttributes {
+  if (url === null) return {};
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return { 'server.address': url.hostname, 'server.port': port };
+}

@@ -22,7 +22,7 @@ export type {
   SignalRequest,
   SubWorkflowRequest,
 } from './node-context.js';
-export { NO_CALL_SPAN, withCallSpan } from './call-span.js';
+export { NO_CALL_SPAN, serverAttributes, withCallSpan } from './call-span.js';
 export type { CallSpan, OutgoingCall, SpanAttributes, SpanAttributeValue } from './call-span.js';
 export { isStreamNode } from './node-runtime.js';
 export type { MessageProcessor, NodeRuntime, StreamNode } from './node-runtime.js';

@@ -2,6 +2,7 @@
 // emitted payload. Delivery is at-least-once (per-message retries, resumes), so every request
 // carries the stable message id as `Idempotency-Key` unless the node sets that header itself.
 import {
+  serverAttributes,
   definePlugin,
   describeFetchError as describe,
   httpUrl,
@@ -85,13 +86,11 @@ export function outgoingCall(config: HttpRequestConfig): OutgoingCall {
   // A URL that does not parse fails each request, as it always did; its span says less.
   const url = URL.parse(config.url);
   if (url === null) return { name: config.method, attributes: method };
-  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   return {
     name: config.method,
     attributes: {
       ...method,
-      'server.address': url.hostname,
-      'server.port': port,
+      ...serverAttributes(url),
       'url.full': `${url.origin}${url.pathname}`,
     },
   };

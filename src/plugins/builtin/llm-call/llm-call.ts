@@ -2,6 +2,7 @@
 // and output filters, prompt budget and per-provider rate (SPEC Workflow-author safeguards):
 // a refused call fails as bad input and is not retried.
 import {
+  serverAttributes,
   compileTemplate,
   definePlugin,
   describeFetchError,
@@ -264,13 +265,7 @@ function outgoingCall(provider: string, model: string, baseUrl: string): Outgoin
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': provider,
       'gen_ai.request.model': model,
-      ...(url === null
-        ? {}
-        : {
-            'server.address': url.hostname,
-            'server.port':
-              url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port),
-          }),
+      ...serverAttributes(url),
     },
   };
 }

@@ -2,6 +2,7 @@
 // once per message, under the server's allow-list and argument filters (SPEC Workflow-author
 // safeguards): a refused call fails as bad input and is not retried.
 import {
+  serverAttributes,
   compileTemplate,
   definePlugin,
   handlebarsProblem,
@@ -157,13 +158,7 @@ function outgoingCall(endpoint: string, tool: string): OutgoingCall {
       'mcp.method.name': 'tools/call',
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': tool,
-      ...(url === null
-        ? {}
-        : {
-            'server.address': url.hostname,
-            'server.port':
-              url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port),
-          }),
+      ...serverAttributes(url),
     },
   };
 }
