@@ -75,6 +75,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('POST', '/api/executions/:id/nodes/:nodeId/retry', 'OPERATOR', 'execution'),
   rule('POST', '/api/executions/:id/recover', 'OPERATOR', 'execution'),
   rule('GET', '/api/executions/:id/checkpoints', 'VIEWER', 'execution'),
+  rule('GET', '/api/executions/:id/nodes/:nodeId/messages', 'VIEWER', 'execution'),
   rule('POST', '/api/executions/:id/nodes/:nodeId/signal', 'OPERATOR', 'execution'),
   rule('GET', '/api/executions/:id/approvals', 'VIEWER', 'execution'),
   rule('GET', '/api/sessions/:sessionId/approvals', 'VIEWER', 'session'),

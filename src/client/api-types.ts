@@ -1006,6 +1006,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/executions/{id}/nodes/{nodeId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read what a node received or sent
+         * @description A node's recorded messages from the checkpoints, oldest first, a page at a time (`limit`, 1 to 1000, default 100; `cursor`: the `nextCursor` of the page before). `direction=out` (the default): what the node sent, with the port each left on. `direction=in`: what it received, its parents' recorded output on the edges into it, parent by parent in the order of the edges. 409 when the checkpoints were not kept (the run's version is gone, an output went over the checkpoint caps or never finished); 404 for a node the run's workflow does not have.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["listNodeMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -1500,6 +1522,23 @@ export interface components {
             queueCapacity: number;
             /** @description Milliseconds a start may wait for a slot; null: no limit */
             queueTimeout: number | null;
+        };
+        NodeMessagePage: {
+            items: {
+                messageId: string;
+                /** @description The output port it left its node on */
+                port: string;
+                /** @description Any JSON */
+                payload: unknown;
+                /** @description The message headers; `attempt` counts from 1 */
+                headers: {
+                    attempt: number;
+                } & {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description Where the next page starts; null on the last */
+            nextCursor: string | null;
         };
         ExecutionCheckpoints: {
             executionId: string;
@@ -7224,6 +7263,113 @@ export interface operations {
             };
             /** @description Not found, or in a session the key may not reach */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listNodeMessages: {
+        parameters: {
+            query?: {
+                direction?: "in" | "out";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of recorded messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["NodeMessagePage"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

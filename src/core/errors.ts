@@ -98,6 +98,12 @@ export const ERROR_CATALOGUE = {
     template:
       "Node '{nodeId}' of execution '{executionId}' did not fail (it is {status}): only a node that ended FAILURE or TIMED_OUT can be retried; to run it again, restart from it (POST /api/executions/{executionId}/restart/{nodeId}, or the RESTART_FROM_NODE action of the tool endpoint)",
   },
+  CHECKPOINTS_NOT_KEPT: {
+    kind: 'user',
+    retryable: false,
+    template:
+      "The messages of node '{nodeId}' in execution '{executionId}' were not kept: {detail}",
+  },
   RESTART_IN_PROGRESS: {
     kind: 'user',
     retryable: true,

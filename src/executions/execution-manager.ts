@@ -38,7 +38,7 @@ import { PlanCache } from './plan-cache.js';
 import { Restarts } from './restarts.js';
 import { NODE_CONTROLS, controlRun } from './run-controls.js';
 import type { NodeAction, RunAction } from './run-controls.js';
-import type { RestartMode } from './restarts.js';
+import type { NodeMessage, RestartMode } from './restarts.js';
 import { fence, shutdown } from './shutdown.js';
 import type { ShutdownLogger, ShutdownParts } from './shutdown.js';
 
@@ -291,6 +291,15 @@ export class ExecutionManager {
   async recover(executionId: string, reach: readonly string[] | null = null): Promise<StartAnswer> {
     if (!this.isLeader) throw this.#notLeader();
     return this.#restarts.recover(this.require(executionId), reach);
+  }
+
+  /** What a node of a run received or sent, from the checkpoints (docs/history-and-recovery.md). */
+  nodeMessages(
+    executionId: string,
+    nodeId: string,
+    direction: 'in' | 'out',
+  ): Promise<NodeMessage[]> {
+    return this.#restarts.nodeMessages(this.require(executionId), nodeId, direction);
   }
 
   /** CONTRACT section 4: per node, messages recorded, bytes, complete or not. */

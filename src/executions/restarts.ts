@@ -257,6 +257,45 @@ export class Restarts {
   }
 
   /**
+   * What a node of a run sent (`out`), or received (`in`: its parents' recorded output on the
+   * edges into it, parent by parent in the order of the edges), from the checkpoints.
+   */
+  async nodeMessages(
+    entry: ExecutionEntry,
+    nodeId: string,
+    direction: 'in' | 'out',
+  ): Promise<NodeMessage[]> {
+    const { executionId } = entry;
+    const refuse = (detail: string): never => {
+      throw new AppError('CHECKPOINTS_NOT_KEPT', { params: { executionId, nodeId, detail } });
+    };
+    const plan = await this.#options.plans.version(
+      entry.sessionId,
+      entry.workflowId,
+      entry.workflowVersion,
+    );
+    if (plan === undefined) {
+      return refuse(`version ${String(entry.workflowVersion)} of its workflow is no longer kept`);
+    }
+    if (!plan.byId.has(nodeId))
+      throw new AppError('NODE_NOT_FOUND', { params: { executionId, nodeId } });
+    if (direction === 'out') {
+      const output = await this.#recordedOutput(executionId, nodeId, refuse);
+      return output.map((message) => messageOf(message));
+    }
+    const messages: NodeMessage[] = [];
+    for (const edge of plan.definition.edges.filter((candidate) => candidate.target === nodeId)) {
+      const output = await this.#recordedOutput(executionId, edge.source, refuse);
+      for (const message of output) {
+        if (edge.sourcePort === undefined || edge.sourcePort === message.port) {
+          messages.push(messageOf(message));
+        }
+      }
+    }
+    return messages;
+  }
+
+  /**
    * Recover: resumes an ABORTED run as a new execution; finished nodes are replayed from
    * their checkpoints and unfinished ones run. A run is resumed once.
    */
@@ -300,6 +339,24 @@ export class Restarts {
       this.#resuming.delete(executionId);
     }
   }
+}
+
+/** A recorded message as the API shows it. */
+export interface NodeMessage {
+  readonly messageId: string;
+  /** The output port it left its node on. */
+  readonly port: string;
+  readonly payload: unknown;
+  readonly headers: RecordedMessage['headers'];
+}
+
+function messageOf(message: RecordedMessage): NodeMessage {
+  return {
+    messageId: message.id,
+    port: message.port,
+    payload: message.payload,
+    headers: message.headers,
+  };
 }
 
 /** The launch that resumes an interrupted run: what finished replays, the rest runs. */

@@ -9,6 +9,22 @@ import { auditActor, respond } from './reply.js';
 const executionParams = z.object({ id: z.string() });
 const nodeParams = z.object({ id: z.string(), nodeId: z.string() });
 
+const messagesQuery = z.object({
+  direction: z
+    .enum(['in', 'out'], { error: "Parameter 'direction' must be in or out" })
+    .default('out'),
+  limit: z.coerce
+    .number({ error: "Parameter 'limit' must be an integer" })
+    .int("Parameter 'limit' must be an integer")
+    .min(1, "Parameter 'limit' must be at least 1")
+    .max(1000, "Parameter 'limit' must be at most 1000")
+    .default(100),
+  cursor: z
+    .string()
+    .regex(/^\d{1,9}$/, "Parameter 'cursor' must be the nextCursor of an earlier page")
+    .optional(),
+});
+
 export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
   app,
   { executions },
@@ -88,6 +104,18 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
     { schema: { params: executionParams } },
     async (request, reply) =>
       respond(reply, 200, 'Checkpoints', await executions.checkpoints(request.params.id)),
+  );
+
+  api.get(
+    '/api/executions/:id/nodes/:nodeId/messages',
+    { schema: { params: nodeParams, querystring: messagesQuery } },
+    async (request, reply) =>
+      respond(
+        reply,
+        200,
+        'Node messages',
+        await executions.nodeMessages(request.params.id, request.params.nodeId, request.query),
+      ),
   );
   done();
 };

@@ -18,6 +18,7 @@ import type {
   AdmissionLimits,
   Approval,
   CheckpointView,
+  NodeMessage,
   ExecutionEntry,
   ExecutionManager,
   ExecutionRecord,
@@ -59,6 +60,19 @@ export type RunAction = 'PAUSE' | 'RESUME' | 'STEP';
 export type NodeAction = 'PAUSE' | 'RESUME' | 'STEP' | 'STOP' | 'SKIP' | 'UNSKIP';
 
 /** What a run command answers: the run's status after it. */
+/** `GET /api/executions/{id}/nodes/{nodeId}/messages`: which messages, and which page. */
+export interface NodeMessageQuery {
+  readonly direction: 'in' | 'out';
+  readonly limit: number;
+  /** The `nextCursor` of the page before: an offset. */
+  readonly cursor?: string | undefined;
+}
+
+export interface NodeMessagePage {
+  readonly items: NodeMessage[];
+  readonly nextCursor: string | null;
+}
+
 export interface RunState {
   readonly executionId: string;
   readonly status: ExecutionStatus;
@@ -227,6 +241,21 @@ export class ExecutionService {
 
   checkpoints(executionId: string): Promise<CheckpointView> {
     return this.#executions.checkpointsOf(executionId);
+  }
+
+  /** One page of what a node received or sent, oldest first; the cursor is where it ends. */
+  async nodeMessages(
+    executionId: string,
+    nodeId: string,
+    query: NodeMessageQuery,
+  ): Promise<NodeMessagePage> {
+    const messages = await this.#executions.nodeMessages(executionId, nodeId, query.direction);
+    const from = query.cursor === undefined ? 0 : Number(query.cursor);
+    const to = from + query.limit;
+    return {
+      items: messages.slice(from, to),
+      nextCursor: to < messages.length ? String(to) : null,
+    };
   }
 
   get limits(): AdmissionLimits {

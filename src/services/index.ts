@@ -19,6 +19,8 @@ export type {
   NodeCommand,
   NodeState,
   RunAction,
+  NodeMessagePage,
+  NodeMessageQuery,
   RunState,
   SignalAnswer,
 } from './execution-service.js';

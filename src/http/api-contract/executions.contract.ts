@@ -156,6 +156,26 @@ export const SchedulerLimitsSchema = named(
   }),
 );
 
+const NodeMessagePageSchema = named(
+  'NodeMessagePage',
+  z.strictObject({
+    items: z.array(
+      z.strictObject({
+        messageId: z.string(),
+        port: z.string().meta({ description: 'The output port it left its node on' }),
+        payload: z.unknown().meta({ description: 'Any JSON' }),
+        headers: z
+          .looseObject({ attempt: z.int() })
+          .meta({ description: 'The message headers; `attempt` counts from 1' }),
+      }),
+    ),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Where the next page starts; null on the last' }),
+  }),
+);
+
 const ExecutionCheckpointsSchema = named(
   'ExecutionCheckpoints',
   z.strictObject({
@@ -339,6 +359,15 @@ export const EXECUTION_OPERATIONS: OperationTable = {
     },
     RESTARTED,
   ),
+  [`GET ${EXECUTION}/nodes/:nodeId/messages`]: {
+    operationId: 'listNodeMessages',
+    summary: 'Read what a node received or sent',
+    description:
+      "A node's recorded messages from the checkpoints, oldest first, a page at a time (`limit`, 1 to 1000, default 100; `cursor`: the `nextCursor` of the page before). `direction=out` (the default): what the node sent, with the port each left on. `direction=in`: what it received, its parents' recorded output on the edges into it, parent by parent in the order of the edges. 409 when the checkpoints were not kept (the run's version is gone, an output went over the checkpoint caps or never finished); 404 for a node the run's workflow does not have.",
+    tag: 'Repair',
+    answers: { 200: envelope('One page of recorded messages', NodeMessagePageSchema) },
+    errors: [404, 409],
+  },
   [`GET ${EXECUTION}/checkpoints`]: {
     operationId: 'getExecutionCheckpoints',
     summary: 'Read the checkpoints of an execution',
