@@ -292,6 +292,14 @@ describe('The svc command-line client', () => {
     expect(table.stdout).toMatch(/^NODE +STATUS +IN +OUT +RETRIES$/m);
     const results = await svc(['results', id, '--output', 'json']);
     expect(JSON.parse(results.stdout)).toEqual([expect.objectContaining({ nodeId: 'print' })]);
+    const sent = await svc(['messages', id, 'wait', '--output', 'json']);
+    const page = JSON.parse(sent.stdout) as { items: { port: string; payload: unknown }[] };
+    expect(page).toEqual({ items: [expect.objectContaining({ port: 'out' })], nextCursor: null });
+    const received = await svc(['messages', id, 'print', '--in']);
+    const [header, row] = received.stdout.trim().split('\n');
+    expect(header).toMatch(/^MESSAGE +PORT +PAYLOAD$/);
+    expect(row).toMatch(/^\S+ +out +/);
+    expect(row!.endsWith(JSON.stringify(page.items[0]!.payload))).toBe(true);
     const list = await svc(['ls', 'executions', '--session', 'runs', '--status', 'failed']);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^EXECUTION +WORKFLOW +VERSION +STATUS +CREATED$/m);

@@ -194,6 +194,53 @@ export function registerExecutionCommands(program: Command, context: CommandCont
     });
 
   program
+    .command('messages')
+    .description(
+      'Print what a node of a run sent, or with --in what it received (from the checkpoints)',
+    )
+    .argument('<id>', 'the execution id')
+    .argument('<node>', 'the node id')
+    .option('--in', 'what the node received instead of what it sent')
+    .option('--limit <n>', 'at most this many (1-1000)', '100')
+    .option('--cursor <cursor>', 'where to go on: the next cursor a page before printed')
+    .addHelpText('after', '\nExample:\n  svc messages 6f1c2e0a-... shape --in --output json\n')
+    .action(
+      async (
+        id: string,
+        nodeId: string,
+        options: { in?: boolean; limit: string; cursor?: string },
+      ) => {
+        const { api } = context.connection();
+        const page = await dataOf(
+          api.GET('/api/executions/{id}/nodes/{nodeId}/messages', {
+            params: {
+              path: { id, nodeId },
+              query: {
+                direction: options.in === true ? 'in' : 'out',
+                limit: integer(options.limit, '--limit'),
+                ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
+              },
+            },
+          }),
+        );
+        if (context.output.json) {
+          context.output.value(page);
+          return;
+        }
+        context.output.table(
+          page.items,
+          [
+            { header: 'MESSAGE', value: (message) => message.messageId },
+            { header: 'PORT', value: (message) => message.port },
+            { header: 'PAYLOAD', value: (message) => JSON.stringify(message.payload) },
+          ],
+          'No messages.',
+        );
+        if (page.nextCursor !== null) context.output.note(`More: --cursor ${page.nextCursor}`);
+      },
+    );
+
+  program
     .command('stop')
     .description('Stop a run')
     .argument('<id>', 'the execution id')
