@@ -12,6 +12,7 @@ import type { TestRole } from './support/postgres-schemas.js';
 import {
   Restartable,
   expectHistoryKept,
+  expectNodeMessagesAfterCrash,
   expectRestartsAfterCrash,
   printed,
 } from './support/restored-history.js';
@@ -46,6 +47,10 @@ describe('history after a restart with the file stores', () => {
 
   it('restarts, restarts from a node and retries runs of the earlier process (SPEC Restart rules)', async () => {
     await expectRestartsAfterCrash(servers());
+  });
+
+  it('answers what a node received and sent after a crash, from the file checkpoints', async () => {
+    await expectNodeMessagesAfterCrash(servers());
   });
 });
 
@@ -139,6 +144,10 @@ describe.skipIf(unavailable !== undefined)(
 
     it('restarts, restarts from a node and retries runs of the earlier process (SPEC Restart rules)', async () => {
       await expectRestartsAfterCrash(servers);
+    });
+
+    it('answers what a node received and sent after a crash, from the relational checkpoints', async () => {
+      await expectNodeMessagesAfterCrash(servers);
     });
   },
 );

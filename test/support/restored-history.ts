@@ -249,3 +249,22 @@ export async function expectRestartsAfterCrash(servers: Restartable): Promise<vo
     `Node 'double' of execution '${failed}' did not fail (it is COMPLETED): only a node that ended FAILURE or TIMED_OUT can be retried; to run it again, restart from it (POST /api/executions/${failed}/restart/double, or the RESTART_FROM_NODE action of the tool endpoint)`,
   );
 }
+
+/** What a node received and sent is read from the durable checkpoints after a crash too. */
+export async function expectNodeMessagesAfterCrash(servers: Restartable): Promise<void> {
+  await servers.define([printed]);
+  const id = await servers.run('printed');
+  const read = async (direction: 'in' | 'out'): Promise<unknown[]> => {
+    const answer = await servers.call(
+      'GET',
+      `/api/executions/${id}/nodes/double/messages?direction=${direction}`,
+    );
+    expect(answer.status).toBe(200);
+    return (answer.json.data.items as { payload: unknown }[]).map((item) => item.payload);
+  };
+  expect(await read('in')).toEqual([1, 2, 3]);
+  expect(await read('out')).toEqual([2, 4, 6]);
+  await servers.crashAndBoot();
+  expect(await read('in')).toEqual([1, 2, 3]);
+  expect(await read('out')).toEqual([2, 4, 6]);
+}
