@@ -9,7 +9,15 @@ import { z } from 'zod';
 
 type JsonSchema = Record<string, unknown>;
 
+/**
+ * Writers by schema object: every error status of every route shares the error envelope's
+ * schema, so it is compiled once instead of once per route and status at start-up.
+ */
+const writers = new WeakMap<object, (data: unknown) => string>();
+
 export const answerSerializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+  const known = writers.get(schema as object);
+  if (known !== undefined) return known;
   const json =
     schema instanceof z.ZodType
       ? (z.toJSONSchema(schema, {
@@ -18,7 +26,9 @@ export const answerSerializerCompiler: FastifySerializerCompiler<unknown> = ({ s
           unrepresentable: 'any',
         }) as JsonSchema)
       : (schema as JsonSchema);
-  return fastJson(loosened(json) as Schema);
+  const writer = fastJson(loosened(json) as Schema);
+  writers.set(schema as object, writer);
+  return writer;
 };
 
 /** Keywords that only check a value: writing it does not need them. */
