@@ -270,11 +270,74 @@ interface Sleeper {
 }
 
 /**
+ * A context that is the node's in all but what a subclass changes: every member is handed to
+ * the context it wraps.
+ */
+export class DelegatingContext implements NodeContext {
+  constructor(protected readonly parent: NodeContext) {}
+
+  get executionId(): string {
+    return this.parent.executionId;
+  }
+
+  get sessionId(): string {
+    return this.parent.sessionId;
+  }
+
+  get workflowId(): string {
+    return this.parent.workflowId;
+  }
+
+  get nodeId(): string {
+    return this.parent.nodeId;
+  }
+
+  get log(): NodeLog {
+    return this.parent.log;
+  }
+
+  get startPayload(): unknown {
+    return this.parent.startPayload;
+  }
+
+  get signal(): AbortSignal {
+    return this.parent.signal;
+  }
+
+  get meter(): PluginMeter {
+    return this.parent.meter;
+  }
+
+  now(): number {
+    return this.parent.now();
+  }
+
+  report(event: string, outcome: string): void {
+    this.parent.report(event, outcome);
+  }
+
+  traceCall(call: OutgoingCall): CallSpan {
+    return this.parent.traceCall(call);
+  }
+
+  sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
+    return this.parent.sleep(ms, options);
+  }
+
+  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]> {
+    return this.parent.runSubWorkflow(request);
+  }
+
+  awaitSignal(request: SignalRequest): Promise<SignalAnswer> {
+    return this.parent.awaitSignal(request);
+  }
+}
+
+/**
  * The context of one attempt when a node has an element timeout: the node's context with a
  * signal of its own, aborted by the timeout or with the node.
  */
-export class AttemptContext implements NodeContext {
-  readonly #parent: NodeContext;
+export class AttemptContext extends DelegatingContext {
   readonly #controller = new AbortController();
   readonly #parentSignal: AbortSignal;
   readonly #onParentAbort = (): void => {
@@ -282,69 +345,21 @@ export class AttemptContext implements NodeContext {
   };
 
   constructor(parent: NodeContext) {
-    this.#parent = parent;
+    super(parent);
     this.#parentSignal = parent.signal;
     if (this.#parentSignal.aborted) this.#onParentAbort();
     else this.#parentSignal.addEventListener('abort', this.#onParentAbort, { once: true });
   }
 
-  get executionId(): string {
-    return this.#parent.executionId;
-  }
-
-  get sessionId(): string {
-    return this.#parent.sessionId;
-  }
-
-  get workflowId(): string {
-    return this.#parent.workflowId;
-  }
-
-  get nodeId(): string {
-    return this.#parent.nodeId;
-  }
-
-  get log(): NodeLog {
-    return this.#parent.log;
-  }
-
-  get startPayload(): unknown {
-    return this.#parent.startPayload;
-  }
-
-  get signal(): AbortSignal {
+  override get signal(): AbortSignal {
     return this.#controller.signal;
   }
 
-  now(): number {
-    return this.#parent.now();
-  }
-
-  report(event: string, outcome: string): void {
-    this.#parent.report(event, outcome);
-  }
-
-  get meter(): PluginMeter {
-    return this.#parent.meter;
-  }
-
-  traceCall(call: OutgoingCall): CallSpan {
-    return this.#parent.traceCall(call);
-  }
-
-  sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
+  override sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
     const own = options?.signal;
-    return this.#parent.sleep(ms, {
+    return this.parent.sleep(ms, {
       signal: own === undefined ? this.signal : AbortSignal.any([this.signal, own]),
     });
-  }
-
-  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]> {
-    return this.#parent.runSubWorkflow(request);
-  }
-
-  awaitSignal(request: SignalRequest): Promise<SignalAnswer> {
-    return this.#parent.awaitSignal(request);
   }
 
   abort(reason: unknown): void {

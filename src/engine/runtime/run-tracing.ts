@@ -12,13 +12,10 @@ import type {
   NodeLog,
   NodeRuntime,
   OutgoingCall,
-  PluginMeter,
   ProcessResult,
-  SignalAnswer,
-  SignalRequest,
   StreamNode,
-  SubWorkflowRequest,
 } from '../../plugin-api/index.js';
+import { DelegatingContext } from './node-context.js';
 import type { NodeTask } from './node-task.js';
 
 /** How an attempt ended, as its span's `svc.status` tells it. */
@@ -160,71 +157,22 @@ function failedStatus(ctx: NodeContext): AttemptStatus {
 }
 
 /** The attempt's context: the node's, with the attempt's span for calls and log lines. */
-class TracedContext implements NodeContext {
-  readonly #parent: NodeContext;
+class TracedContext extends DelegatingContext {
   readonly #span: AttemptSpan;
   readonly #writer: SpanLogWriter;
   #log: NodeLog | undefined;
 
   constructor(parent: NodeContext, span: AttemptSpan, writer: SpanLogWriter) {
-    this.#parent = parent;
+    super(parent);
     this.#span = span;
     this.#writer = writer;
   }
 
-  get executionId(): string {
-    return this.#parent.executionId;
-  }
-
-  get sessionId(): string {
-    return this.#parent.sessionId;
-  }
-
-  get workflowId(): string {
-    return this.#parent.workflowId;
-  }
-
-  get nodeId(): string {
-    return this.#parent.nodeId;
-  }
-
-  get signal(): AbortSignal {
-    return this.#parent.signal;
-  }
-
-  get startPayload(): unknown {
-    return this.#parent.startPayload;
-  }
-
-  get log(): NodeLog {
+  override get log(): NodeLog {
     return (this.#log ??= spanLog(this.#writer, this.#span.spanId));
   }
 
-  get meter(): PluginMeter {
-    return this.#parent.meter;
-  }
-
-  now(): number {
-    return this.#parent.now();
-  }
-
-  sleep(ms: number, options?: { readonly signal?: AbortSignal }): Promise<void> {
-    return this.#parent.sleep(ms, options);
-  }
-
-  runSubWorkflow(request: SubWorkflowRequest): Promise<readonly unknown[]> {
-    return this.#parent.runSubWorkflow(request);
-  }
-
-  awaitSignal(request: SignalRequest): Promise<SignalAnswer> {
-    return this.#parent.awaitSignal(request);
-  }
-
-  report(event: string, outcome: string): void {
-    this.#parent.report(event, outcome);
-  }
-
-  traceCall(call: OutgoingCall): CallSpan {
+  override traceCall(call: OutgoingCall): CallSpan {
     return this.#span.traceCall(call);
   }
 }
