@@ -1,18 +1,12 @@
 // A run as people read it: its status and a table of its nodes with their counts, shown once
 // or followed live until the run ends (redrawn in place on a terminal, a line per change
 // elsewhere, so a CI log stays readable).
-import { dataOf } from '../client/index.js';
+import { dataOf, isTerminalStatus } from '../client/index.js';
 import type { ApiSchemas } from '../client/index.js';
 import type { CommandContext } from './command-context.js';
 import type { Colour } from './output.js';
 
 type Execution = ApiSchemas['Execution'];
-type ExecutionStatus = ApiSchemas['ExecutionStatus'];
-
-/** CONTRACT 1: every status but these three is terminal. */
-export function isTerminal(status: ExecutionStatus): boolean {
-  return status !== 'QUEUED' && status !== 'RUNNING' && status !== 'PAUSED';
-}
 
 /** How often a follow reads again: often enough to feel live, rarely enough to cost nothing. */
 export const FOLLOW_INTERVAL_MS = 250;
@@ -84,7 +78,7 @@ export async function followRun(context: CommandContext, id: string): Promise<Ex
         seen.set(nodeId, text);
       }
     }
-    if (isTerminal(run.status)) {
+    if (isTerminalStatus(run.status)) {
       if (output.json) output.value(run);
       else if (!output.interactive) {
         output.line(

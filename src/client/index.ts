@@ -12,6 +12,11 @@ export type ApiSchemas = components['schemas'];
 export type ApiClient = Client<paths>;
 export type FieldError = ApiSchemas['FieldError'];
 
+/** CONTRACT 1: a run in any status but these three has ended. */
+export function isTerminalStatus(status: ApiSchemas['ExecutionStatus']): boolean {
+  return status !== 'QUEUED' && status !== 'RUNNING' && status !== 'PAUSED';
+}
+
 export interface ApiClientOptions {
   /** The server, e.g. `http://127.0.0.1:8080`; empty for the page's own origin. */
   readonly baseUrl: string;

@@ -18,7 +18,8 @@ import { installAccessLog } from './access-log.js';
 import { parseJsonBody } from './json-body.js';
 import { MAX_PATH_PARAM_LENGTH, answerClientError, routerErrorOf } from './pre-route-errors.js';
 import { zodValidatorCompiler } from './request-validation.js';
-import { describeRoute } from './api-contract/index.js';
+import { RETRY_AFTER_STATUSES, describeRoute } from './api-contract/index.js';
+import type { ErrorStatus } from './api-contract/index.js';
 import { answerSerializerCompiler } from './answer-serializer.js';
 import { installAnswerCheck } from './answer-check.js';
 import type { AnswerMismatch } from './answer-check.js';
@@ -182,7 +183,7 @@ function sendError(
   // Every 503 is worth a retry, later or elsewhere (SPEC Errors: retry 503 with backoff), and
   // so is every 429: the rate limiter says when its bucket refills, a refused start gets the
   // same wait as a 503.
-  if ((status === 503 || status === 429) && !reply.hasHeader('Retry-After'))
+  if (RETRY_AFTER_STATUSES.includes(status as ErrorStatus) && !reply.hasHeader('Retry-After'))
     void reply.header('Retry-After', retryAfter);
   return reply
     .status(status)

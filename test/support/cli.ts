@@ -8,11 +8,15 @@ import type { ProcessResult } from './process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** How `svc` is started: the built command when the build is up to date. */
+let command: readonly string[] | undefined;
+
+/** How `svc` is started: the built command when the build is up to date (looked at once). */
 export function svcCommand(): readonly string[] {
-  return staleReason(root) === undefined
-    ? [join(root, 'dist/cli/main.js')]
-    : ['--import', import.meta.resolve('tsx'), join(root, 'src/cli/main.ts')];
+  command ??=
+    staleReason(root) === undefined
+      ? [join(root, 'dist/cli/main.js')]
+      : ['--import', import.meta.resolve('tsx'), join(root, 'src/cli/main.ts')];
+  return command;
 }
 
 export function runSvc(

@@ -5,6 +5,7 @@ import { ApiError, createApiClient, dataOf, errorOf } from '../../src/client/ind
 import type { CallResult, operations } from '../../src/client/index.js';
 
 export { ApiError };
+export { isTerminalStatus } from '../../src/client/index.js';
 export type { ApiSchemas } from '../../src/client/index.js';
 
 /** The filters of the execution search. */

@@ -1,10 +1,9 @@
 // The progress stream of one execution, followed live: events as they come, taken up again
 // from the last event id when the connection breaks, ended by the server when the run ends.
 import { useContext, useEffect, useEffectEvent, useState } from 'react';
-import { ApiError, readEventStream } from './api';
+import { ApiError, isTerminalStatus, readEventStream } from './api';
 import { KeyVersion } from './hooks';
 import { segment } from './router';
-import { isTerminal } from './types';
 import type { ExecutionStatus, ProgressEvent } from './types';
 
 /** Live events kept; older ones scroll away (the stream is best effort anyway, SPEC Events 5). */
@@ -64,7 +63,7 @@ export function useProgressStream(
             },
             { signal: controller.signal, lastEventId },
           );
-          if (isTerminal(lastStatus)) {
+          if (isTerminalStatus(lastStatus)) {
             stateChanged('ended');
             return;
           }

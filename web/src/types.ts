@@ -31,8 +31,3 @@ export const EXECUTION_STATUSES = [
 type Unlisted = Exclude<ExecutionStatus, (typeof EXECUTION_STATUSES)[number]>;
 /** Does not compile while a status of the API is missing from the list above. */
 export const EVERY_STATUS_LISTED: [Unlisted] extends [never] ? true : never = true;
-
-/** CONTRACT 1: every status but these three is terminal. */
-export function isTerminal(status: ExecutionStatus): boolean {
-  return status !== 'QUEUED' && status !== 'RUNNING' && status !== 'PAUSED';
-}

@@ -2,11 +2,11 @@
 // results and log lines, stop, restart and recover it.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { dataOf } from '../../client/index.js';
+import { dataOf, isTerminalStatus } from '../../client/index.js';
 import type { ApiSchemas } from '../../client/index.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import { FOLLOW_INTERVAL_MS, followRun, isTerminal, pause, printRun } from '../run-view.js';
+import { FOLLOW_INTERVAL_MS, followRun, pause, printRun } from '../run-view.js';
 
 type ExecutionStatus = ApiSchemas['ExecutionStatus'];
 
@@ -166,7 +166,7 @@ export function registerExecutionCommands(program: Command, context: CommandCont
         // Whether the run had ended before this read: then the read holds every line.
         const ended =
           options.follow !== true ||
-          isTerminal(
+          isTerminalStatus(
             (await dataOf(api.GET('/api/executions/{id}', { params: { path: { id } } }))).status,
           );
         const lines = await dataOf(

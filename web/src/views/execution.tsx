@@ -1,14 +1,13 @@
 // One execution: status, nodes with their counters and controls, live progress from the
 // progress stream, approvals waiting for an answer, results and log lines.
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
-import { api, call } from '../api';
+import { api, call, isTerminalStatus } from '../api';
 import { useProgressStream } from '../progress-stream';
 import { ErrorNote, Json, Section, Status, Time } from '../components';
 import { GraphView } from '../graph';
 import { useAction, useRead } from '../hooks';
 import type { Action } from '../hooks';
 import { Link, segment } from '../router';
-import { isTerminal } from '../types';
 import type { Approval, ExecutionRecord, WorkflowGraph } from '../types';
 
 const RUN_CONTROLS = ['pause', 'resume', 'step', 'stop'] as const;
@@ -72,7 +71,7 @@ export function ExecutionView(props: { readonly executionId: string }) {
   );
   const notKept = snapshot.data?.progress;
   const action = useAction(changed);
-  const ended = record !== undefined && isTerminal(record.status);
+  const ended = record !== undefined && isTerminalStatus(record.status);
 
   return (
     <>
@@ -226,7 +225,7 @@ function Nodes(props: {
     ...order.filter((id) => id in record.nodes),
     ...Object.keys(record.nodes).filter((id) => !order.includes(id)),
   ];
-  const ended = isTerminal(record.status);
+  const ended = isTerminalStatus(record.status);
   return (
     <Section title="Nodes">
       {graph !== undefined && <GraphView graph={graph} nodes={record.nodes} />}
