@@ -6,8 +6,8 @@ import type { MessageProcessor } from '../src/plugin-api/index.js';
 import { sqlQueryPlugin } from '../src/plugins/builtin/sql-query/sql-query.js';
 import { createTestContext, message, processAll } from '../src/plugins/testing/index.js';
 import { TEST_DB_URL, postgresUnavailable, testDbClient } from './support/postgres.js';
-import { startTestServer } from './support/server.js';
-import { endOf, eventually } from './support/wait.js';
+import { sqlLookupThroughServer } from './support/sql-workflow.js';
+import { eventually } from './support/wait.js';
 
 const unavailable = await postgresUnavailable();
 const TABLE = `sql_query_test_${process.pid}`;
@@ -146,60 +146,37 @@ describe.skipIf(unavailable !== undefined)(
     });
 
     it('runs in a workflow with its URL given as a secret, and the rows reach the terminal', async () => {
-      const server = await startTestServer({ env: { SVC_SECRET_TEST_DB: TEST_DB_URL } });
-      try {
-        await server.call('POST', '/api/sessions', {
-          body: { sessionId: 's', name: 's', initiator: 'i' },
-        });
-        const saved = await server.call('PUT', '/api/sessions/s/workflows/lookup', {
-          body: {
-            workflowId: 'lookup',
-            description: 'looks a name up',
-            nodes: [
-              { nodeId: 'in', type: 'API_TRIGGER' },
-              {
-                nodeId: 'sql',
-                type: 'SQL_QUERY',
-                config: {
-                  url: 'decrypted:test.db',
-                  query: `select name from ${TABLE} where id = $1`,
-                },
-              },
-              { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-            ],
-            edges: [
-              { source: 'in', target: 'sql' },
-              { source: 'sql', target: 'out' },
-            ],
-          },
-        });
-        expect(saved.status, saved.text).toBeLessThan(300);
-        const start = await server.call('POST', '/api/workflow/start', {
-          body: { sessionId: 's', workflowId: 'lookup', payload: [2] },
-        });
-        const id = start.json.data.executionId as string;
-        const record = await endOf(server, id);
-        expect(record.status, JSON.stringify(record.nodes)).toBe('COMPLETED');
-        const results = await server.call('GET', `/api/executions/${id}/results`);
-        expect(results.json.data.map((result: { payload: unknown }) => result.payload)).toEqual([
-          { rows: [{ name: 'two' }], rowCount: 1 },
-        ]);
-      } finally {
-        await server.close();
-      }
+      const payloads = await sqlLookupThroughServer(
+        TEST_DB_URL,
+        { query: `select name from ${TABLE} where id = $1` },
+        [2],
+      );
+      expect(payloads).toEqual([{ rows: [{ name: 'two' }], rowCount: 1 }]);
     });
   },
 );
 
 describe('SQL_QUERY configuration', () => {
-  it('refuses a url that is not postgres:// when the workflow is validated, but takes a secret or a placeholder', () => {
-    const check = (url: string) =>
-      sqlQueryPlugin.configSchema.safeParse({ url, query: 'select 1' }).success;
-    expect(check('mysql://localhost/db')).toBe(false);
-    expect(check('postgres://localhost/db')).toBe(true);
-    expect(check('postgresql://u@localhost:5432/db')).toBe(true);
-    expect(check('decrypted:orders.db')).toBe(true);
-    expect(check('${env.ORDERS_DB}')).toBe(true);
+  const check = (config: Record<string, unknown>) =>
+    sqlQueryPlugin.configSchema.safeParse({ query: 'select 1', ...config }).success;
+
+  it('takes a postgres://, mysql:// or mariadb:// url, a secret or a placeholder when the workflow is validated', () => {
+    expect(check({ url: 'postgres://localhost/db' })).toBe(true);
+    expect(check({ url: 'postgresql://u@localhost:5432/db' })).toBe(true);
+    expect(check({ url: 'mysql://root@localhost/db' })).toBe(true);
+    expect(check({ url: 'mariadb://root@localhost/db' })).toBe(true);
+    expect(check({ url: 'decrypted:orders.db' })).toBe(true);
+    expect(check({ url: '${env.ORDERS_DB}' })).toBe(true);
+    expect(check({ url: 'sqlite://orders.db' })).toBe(false);
+  });
+
+  it('refuses a url whose scheme is not that of the dialect', () => {
+    expect(check({ url: 'mysql://localhost/db', dialect: 'postgres' })).toBe(false);
+    expect(check({ url: 'postgres://localhost/db', dialect: 'mysql' })).toBe(false);
+    expect(check({ url: 'mysql://localhost/db', dialect: 'mariadb' })).toBe(true);
+    expect(check({ url: 'mariadb://localhost/db', dialect: 'mysql' })).toBe(true);
+    expect(check({ url: 'decrypted:orders.db', dialect: 'mysql' })).toBe(true);
+    expect(check({ url: 'mysql://localhost/db', dialect: 'oracle' })).toBe(false);
   });
 });
 
