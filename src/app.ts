@@ -32,6 +32,7 @@ import {
   eventRoutes,
   executionControlRoutes,
   executionRoutes,
+  hookRoutes,
   openApiRoutes,
   pluginRoutes,
   registerOpenApi,
@@ -46,7 +47,7 @@ import { Meters, createTracer, loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry, loadPluginDirectory } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
-import { ExecutionService, SessionService } from './services/index.js';
+import { ExecutionService, HookService, SessionService } from './services/index.js';
 import {
   FileExecutionLog,
   MemorySessionMemory,
@@ -164,6 +165,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       loggers.app.warn(message);
     },
   });
+  const resolveConfig = createConfigResolver({ env: options.env ?? process.env, settings });
   const registry = new ExecutionRegistry({
     maxExecutions: settings['svc.execution-log.retained-runs'],
     resultsPerExecution: settings['svc.results.max-per-execution'],
@@ -288,7 +290,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(settings['svc.execution-log.store-type'] === 'postgres'
       ? { idempotencyStore: new PostgresIdempotencyStore(relational(database)) }
       : {}),
-    resolveConfig: createConfigResolver({ env: options.env ?? process.env, settings }),
+    resolveConfig,
     store,
     catalog: plugins,
     registry,
@@ -377,6 +379,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   await fastify.register(controlRoutes, { executions: executionService });
   await fastify.register(executionControlRoutes, { executions: executionService });
   await fastify.register(restartRoutes, { executions: executionService });
+  await fastify.register(hookRoutes, {
+    hooks: new HookService({ sessions, executions: executionService, resolveConfig }),
+  });
   if (settings['svc.mcp.enabled']) {
     await fastify.register(mcpEndpoint, {
       deps: { sessions, executions: executionService, plugins },

@@ -32,9 +32,21 @@ function isDocumentationPath(path: string): boolean {
   );
 }
 
-/** SPEC "Open paths": health, the API description, its page, and the web UI pages. */
+/**
+ * Hook calls (docs/webhooks.md): no API key, their own secret; a workflow without a
+ * WEBHOOK_TRIGGER answers 404 there.
+ */
+export function isHookPath(method: string, path: string): boolean {
+  return method === 'POST' && path.startsWith('/api/hooks/');
+}
+
+/**
+ * SPEC "Open paths": health, the API description, its page, and the web UI pages; and hook
+ * calls, which a workflow guards with a secret of its own.
+ */
 export function isOpenPath(method: string, path: string): boolean {
   if (path === '/actuator/health' || path.startsWith('/actuator/health/')) return true;
+  if (isHookPath(method, path)) return true;
   if (isDocumentationPath(path)) return READ_METHODS.has(method);
   const uiPage = !isApiPath(path) && !isManagementPath(path) && !isToolPath(path);
   return uiPage && READ_METHODS.has(method);

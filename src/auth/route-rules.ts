@@ -100,6 +100,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('POST', '/actuator/loggers/:name', 'ADMIN', 'global'),
   rule('GET', '/actuator/mappings', 'ADMIN', 'global'),
   rule('GET', '/actuator/threaddump', 'ADMIN', 'global'),
+  rule('POST', '/api/hooks/:sessionId/:workflowId', 'ADMIN', 'open'),
   rule('POST', '/mcp', 'VIEWER', 'tool'),
   rule('GET', '/v3/api-docs', 'VIEWER', 'open'),
   rule('GET', '/swagger-ui.html', 'VIEWER', 'open'),

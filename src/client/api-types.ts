@@ -1028,6 +1028,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/hooks/{sessionId}/{workflowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Call the hook of a workflow
+         * @description Starts a saved workflow that has a WEBHOOK_TRIGGER, with the JSON body (if any) as the payload. No API key is needed. When the trigger has a `secret`, the call sends it as `X-Hook-Secret`, or signs the body: `X-Hook-Signature: sha256=<hex HMAC-SHA256 of the body>`; otherwise `401`. With `respond: async` (the default) the answer is `202` with the execution; with `respond: sync` the call waits for the first terminal message and answers `200` with its payload as `data`, `504` when none comes within `timeoutSeconds` (the run goes on), `502` when the run fails first. `X-Execution-ID` names the execution. `Idempotency-Key` works as on a start.
+         *
+         *     Required role: none (open).
+         */
+        post: operations["callHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -1983,7 +2005,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2075,7 +2097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2186,7 +2208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2281,7 +2303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2385,7 +2407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2487,7 +2509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2581,7 +2603,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2713,7 +2735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2828,7 +2850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2931,7 +2953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3025,7 +3047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3122,7 +3144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3217,7 +3239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3312,7 +3334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3412,7 +3434,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3496,7 +3518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3578,7 +3600,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3669,7 +3691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3788,7 +3810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3899,7 +3921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3998,7 +4020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4084,7 +4106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4195,7 +4217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4304,7 +4326,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4393,7 +4415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4495,7 +4517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4591,7 +4613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4685,7 +4707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4782,7 +4804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4867,7 +4889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4940,7 +4962,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5013,7 +5035,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5097,7 +5119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5217,7 +5239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5337,7 +5359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5467,7 +5489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5597,7 +5619,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5727,7 +5749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5857,7 +5879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5987,7 +6009,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6117,7 +6139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6247,7 +6269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6367,7 +6389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6460,7 +6482,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6544,7 +6566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6643,7 +6665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6763,7 +6785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6884,7 +6906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7005,7 +7027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7125,7 +7147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7245,7 +7267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7343,7 +7365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7410,6 +7432,143 @@ export interface operations {
             };
         };
     };
+    callHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `respond: sync`: the payload of the first terminal message, or null when the run completed without one */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        /** @description Any JSON */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description `respond: async`: the execution accepted, RUNNING or QUEUED */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["ExecutionState"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A synchronous hook call: the run failed before its first terminal message */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A synchronous hook call: no terminal message within the wait; the run goes on */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     callTool: {
         parameters: {
             query?: never;
@@ -7451,7 +7610,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7491,7 +7650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7570,7 +7729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7658,7 +7817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7789,7 +7948,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7845,7 +8004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationInfo"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7901,7 +8060,7 @@ export interface operations {
                     "text/plain; version=0.0.4; charset=utf-8": string;
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7959,7 +8118,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8028,7 +8187,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8093,7 +8252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Loggers"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8160,7 +8319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8232,7 +8391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8311,7 +8470,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8367,7 +8526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ThreadDump"];
                 };
             };
-            /** @description No key, or a key the server does not know (SPEC Authentication: no body) */
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
             401: {
                 headers: {
                     [name: string]: unknown;

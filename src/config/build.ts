@@ -14,6 +14,7 @@ export const OPTIONAL_PLUGINS = [
   'session-memory',
   'decision',
   'mcp-tool-call',
+  'webhook',
   'script-js',
 ] as const;
 

@@ -104,6 +104,33 @@ export const ERROR_CATALOGUE = {
     template:
       "The messages of node '{nodeId}' in execution '{executionId}' were not kept: {detail}",
   },
+  HOOK_NOT_FOUND: {
+    kind: 'user',
+    retryable: false,
+    template:
+      'No hook at /api/hooks/{sessionId}/{workflowId}: no saved workflow of that session and id has a WEBHOOK_TRIGGER',
+  },
+  HOOK_UNAUTHORIZED: {
+    kind: 'user',
+    retryable: false,
+    template: 'The hook needs its secret as X-Hook-Secret or a signature as X-Hook-Signature',
+  },
+  HOOK_UNAVAILABLE: {
+    kind: 'operational',
+    retryable: true,
+    template: "The hook's configuration cannot be resolved on this server",
+  },
+  HOOK_TIMEOUT: {
+    kind: 'operational',
+    retryable: false,
+    template:
+      "Execution '{executionId}' sent no terminal message within {seconds} s; it goes on (GET /api/executions/{executionId})",
+  },
+  HOOK_RUN_ENDED: {
+    kind: 'operational',
+    retryable: false,
+    template: "Execution '{executionId}' ended {status} before a terminal message: {detail}",
+  },
   RESTART_IN_PROGRESS: {
     kind: 'user',
     retryable: true,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { EXECUTION_STATUSES, ON_LIMIT_MODES } from '../executions/index.js';
 import type { ExecutionService } from '../services/index.js';
 import { auditActor, respond } from './reply.js';
+import { idempotencyKey } from './request-headers.js';
 
 const STATUSES = EXECUTION_STATUSES;
 
@@ -246,11 +247,3 @@ export const executionRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
   );
   done();
 };
-
-/** SPEC: an optional `Idempotency-Key` header on a start. */
-function idempotencyKey(
-  headers: Readonly<Record<string, string | string[] | undefined>>,
-): string | undefined {
-  const key = headers['idempotency-key'];
-  return typeof key === 'string' && key !== '' ? key : undefined;
-}

@@ -177,6 +177,9 @@ function sendError(
     return reply.code(403).send();
   }
   const status = httpStatusOf(appError.code);
+  // A 401 has no body, as the access checks answer it (SPEC Authentication); only a hook call
+  // without its secret gets one here.
+  if (status === 401) return reply.code(401).header('WWW-Authenticate', 'Hook').send();
   if (status === 500) {
     request.log.error({ err: error, reference: request.id }, 'Request failed unexpectedly');
   }

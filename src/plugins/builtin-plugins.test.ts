@@ -35,6 +35,7 @@ const MINIMAL: Readonly<Record<string, Record<string, unknown>>> = {
   FILE_READ: { path: 'in.txt' },
   FILE_WRITE: { path: 'out.txt' },
   SQL_QUERY: { url: 'postgres://localhost/orders', query: 'select 1' },
+  WEBHOOK_TRIGGER: {},
   LLM_CALL: { provider: 'local' },
   SESSION_MEMORY: {},
   SCORE: { expression: 'payload.n * 2' },

@@ -33,6 +33,7 @@ import { apiTriggerPlugin } from './builtin/triggers/api-trigger.js';
 import { constantSourcePlugin } from './builtin/triggers/constant-source.js';
 import { cronPlugin } from './builtin/triggers/cron.js';
 import { manualPlugin } from './builtin/triggers/manual.js';
+import { webhookTriggerPlugin } from './builtin/triggers/webhook-trigger.js';
 import type { PluginRegistry } from './registry.js';
 
 /**
@@ -101,6 +102,7 @@ export const OPTIONAL_PLUGINS = {
     entry(dedupePlugin),
   ],
   'mcp-tool-call': [entry(mcpToolCallPlugin), entry(mcpListToolsPlugin)],
+  webhook: [entry(webhookTriggerPlugin)],
   // Adds no type: it enables MAPPER's SCRIPT mode.
   'script-js': [],
 } as const satisfies Readonly<Record<string, readonly PluginEntry[]>>;

@@ -39,6 +39,7 @@ const OPTIONAL_TYPES: Readonly<Record<string, readonly string[]>> = {
   'session-memory': ['SESSION_MEMORY'],
   decision: ['SCORE', 'ANOMALY', 'GATE', 'CLASSIFY', 'ASK', 'DEDUPE'],
   'mcp-tool-call': ['MCP_TOOL_CALL', 'MCP_LIST_TOOLS'],
+  webhook: ['WEBHOOK_TRIGGER'],
   'script-js': [],
 };
 

@@ -38,6 +38,8 @@ import type { ControlDesk } from './control-desk.js';
 import { followEvents, followLogs, followProgress } from './execution-streams.js';
 import type { EventQuery, EventSink, StreamSources } from './execution-streams.js';
 import { logLines, progressSnapshot, searchPage } from './execution-views.js';
+import { firstResult } from './first-result.js';
+import type { FirstResult } from './first-result.js';
 import type {
   ExecutionPage,
   ExecutionSearch,
@@ -216,6 +218,12 @@ export class ExecutionService {
   search(search: ExecutionSearch): ExecutionPage {
     this.#executions.assertLeader();
     return searchPage(this.#registry, search);
+  }
+
+  /** The run's first terminal message, its end without one, or nothing within `timeoutMs`. */
+  firstResult(executionId: string, timeoutMs: number): Promise<FirstResult> {
+    const entry = this.#executions.require(executionId);
+    return firstResult(this.#streams.bus, this.#registry, entry, timeoutMs);
   }
 
   results(executionId: string): readonly ResultEvent[] {

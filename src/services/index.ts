@@ -38,3 +38,6 @@ export {
   workflowDefinitionBodySchema,
   workflowDefinitionSchema,
 } from './api-schemas.js';
+export { HookService } from './hook-service.js';
+export type { HookAnswer, HookCall, HookServiceDeps } from './hook-service.js';
+export type { FirstResult } from './first-result.js';

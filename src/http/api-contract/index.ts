@@ -5,6 +5,7 @@ import { routeRule } from '../../auth/index.js';
 import type { Operation, OperationKey, OperationTable } from './operation.js';
 import { CONTROL_OPERATIONS } from './controls.contract.js';
 import { EXECUTION_OPERATIONS } from './executions.contract.js';
+import { HOOK_OPERATIONS } from './hooks.contract.js';
 import { MANAGEMENT_OPERATIONS } from './management.contract.js';
 import { errorStatusesOf, responseSchemasOf } from './responses.js';
 import { SESSION_OPERATIONS } from './sessions.contract.js';
@@ -19,6 +20,7 @@ export type { ErrorStatus } from './responses.js';
 export const OPERATIONS: OperationTable = {
   ...SESSION_OPERATIONS,
   ...EXECUTION_OPERATIONS,
+  ...HOOK_OPERATIONS,
   ...CONTROL_OPERATIONS,
   ...STREAM_OPERATIONS,
   ...MANAGEMENT_OPERATIONS,

@@ -50,7 +50,7 @@ export type Answer =
 export type SuccessStatus = 200 | 201 | 202 | 204;
 
 /** Error statuses an operation answers beyond those of its kind (see `errorStatusesOf`). */
-export type OwnErrorStatus = 400 | 403 | 404 | 409 | 429;
+export type OwnErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 502 | 504;
 
 export interface Operation {
   /** Stable and unique; the generated client's method name. */

@@ -6,11 +6,11 @@ import { isRateLimitedPath } from '../rate-limit.js';
 import { ErrorEnvelopeSchema, successEnvelope } from './envelopes.js';
 import type { Answer, Operation } from './operation.js';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 502 | 503 | 504;
 
 export const ERROR_DESCRIPTIONS: Readonly<Record<ErrorStatus, string>> = {
   400: 'The request is not valid: a parameter, a field or the body; `errors` names the fields',
-  401: 'No key, or a key the server does not know (SPEC Authentication: no body)',
+  401: 'No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits',
   403: "The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope",
   404: 'Not found, or in a session the key may not reach',
   409: 'Not possible in the current state',
@@ -18,10 +18,12 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<ErrorStatus, string>> = {
   415: 'The body is not JSON',
   429: 'Too many requests or starts; retry after `Retry-After` seconds',
   500: 'An unexpected failure; the message gives a reference to the server log',
+  502: 'A synchronous hook call: the run failed before its first terminal message',
   503: 'Not available here or now (a standby, a server closing); retry after `Retry-After` seconds',
+  504: 'A synchronous hook call: no terminal message within the wait; the run goes on',
 };
 
-/** Only the access checks answer 401, and without a body (SPEC Authentication). */
+/** The access checks and hook calls answer 401 without a body (SPEC Authentication). */
 export const BODYLESS_ERRORS: readonly ErrorStatus[] = [401];
 
 /** Statuses whose answers carry `Retry-After`. */
