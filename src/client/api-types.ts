@@ -907,7 +907,7 @@ export interface paths {
         put?: never;
         /**
          * Restart an execution
-         * @description Runs the whole workflow again, with the same version and start payload, as a new execution that takes a slot like any start; the original is stopped if it is still going. 409 while another restart of it is under way.
+         * @description Runs the whole workflow again, with the same start payload, as a new execution that takes a slot like any start; the original is stopped if it is still going. Runs the same version, or the saved `version` of the body when its triggers are the same as in the run (409 otherwise, naming the node). 409 while another restart of it is under way.
          *
          *     Required role: OPERATOR.
          */
@@ -929,7 +929,7 @@ export interface paths {
         put?: never;
         /**
          * Restart an execution from a node
-         * @description A new execution that runs the node and every node after it; the nodes feeding them replay the output they recorded, and branches that do not lead through the node are left out. 400 when a feeding node is still producing output or its recorded output is incomplete.
+         * @description A new execution that runs the node and every node after it; the nodes feeding them replay the output they recorded, and branches that do not lead through the node are left out. 400 when a feeding node is still producing output or its recorded output is incomplete. The body may edit what the node received (`inputs`: 400 naming a message it did not receive) and name a saved `version` to run when the graph above the node is unchanged (409 naming the node that differs).
          *
          *     Required role: OPERATOR.
          */
@@ -1358,6 +1358,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        InputEditInput: {
+            /** @description A message the node received (`listNodeMessages` with `direction=in`); absent: the payload is an added message */
+            messageId?: string;
+            /** @description The new payload */
+            payload: unknown;
+        };
+        RestartBodyInput: {
+            /** @description A saved version of the workflow to run instead of the one the run used; the graph above the restart must be unchanged (409 naming the node that differs) */
+            version?: number;
+        };
+        RestartFromNodeBodyInput: {
+            /** @description Edits of what the node received: a `messageId` with its new payload, or a payload alone to add a message; the node and every node after it run on them (400 naming an unknown message id) */
+            inputs?: components["schemas"]["InputEditInput"][];
+            /** @description A saved version of the workflow to run instead of the one the run used; the graph above the restart must be unchanged (409 naming the node that differs) */
+            version?: number;
+        };
         WorkflowDefinitionInput: {
             workflowId: string;
             /** @default  */
@@ -1634,6 +1650,8 @@ export interface components {
             reason: string | null;
             /** @description Who sent it; null when nobody is named */
             actor: string | null;
+            /** @description What a restart changed: the inputs it edited or added, the version it ran; absent otherwise */
+            detail?: string;
         };
         Supervisor: {
             id: string;
@@ -6759,7 +6777,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestartBodyInput"];
+            };
+        };
         responses: {
             /** @description The new execution, RUNNING or QUEUED */
             202: {
@@ -6880,7 +6902,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestartFromNodeBodyInput"];
+            };
+        };
         responses: {
             /** @description The new execution, RUNNING or QUEUED */
             202: {

@@ -130,6 +130,17 @@ export const ERROR_CATALOGUE = {
     kind: 'operational',
     retryable: false,
     template: "Execution '{executionId}' ended {status} before a terminal message: {detail}",
+  INPUT_MESSAGE_NOT_FOUND: {
+    kind: 'user',
+    retryable: false,
+    template:
+      "Message '{messageId}' is not one node '{nodeId}' received in execution '{executionId}': edit a message listed by GET /api/executions/{executionId}/nodes/{nodeId}/messages?direction=in",
+  },
+  REPLAY_VERSION_CONFLICT: {
+    kind: 'user',
+    retryable: false,
+    template:
+      "Execution '{executionId}' cannot be replayed on version {version}: the graph above the restart differs, {detail}",
   },
   RESTART_IN_PROGRESS: {
     kind: 'user',

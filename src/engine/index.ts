@@ -43,6 +43,7 @@ export {
   childMessageId,
   messagePayloadBytes,
   payloadBytes,
+  plainLineage,
   isNodeEnded,
   isTerminalNodeStatus,
   prepareWorkflow,

@@ -14,6 +14,8 @@ export interface AuditEntry {
   readonly outcome: AuditOutcome;
   readonly reason: string | null;
   readonly actor: string | null;
+  /** What the command changed beyond its target (a restart's edited inputs or version). */
+  readonly detail?: string;
 }
 
 export interface AuditRecord {
@@ -23,6 +25,7 @@ export interface AuditRecord {
   readonly outcome: AuditOutcome;
   readonly reason?: string | null;
   readonly actor: string | null;
+  readonly detail?: string | null | undefined;
 }
 
 export interface AuditQuery {
@@ -61,6 +64,8 @@ export class AuditLog {
       outcome: record.outcome,
       reason: record.reason ?? null,
       actor: record.actor,
+      // Only where there is one: every other entry keeps the CONTRACT's fields alone.
+      ...(record.detail == null ? {} : { detail: record.detail }),
     };
     this.#entries.push(entry);
     if (this.#entries.length > this.#capacity) this.#entries.shift();

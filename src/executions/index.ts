@@ -2,6 +2,8 @@ export { ExecutionManager } from './execution-manager.js';
 export type { CheckpointView, ExecutionManagerDeps } from './execution-manager.js';
 export { MAX_NESTING_DEPTH } from './live-runs.js';
 export type { NodeMessage, RestartMode } from './restarts.js';
+export { describeEdits } from './input-edits.js';
+export type { InputEdit } from './input-edits.js';
 export type { StartAnswer, StartOptions, StartRequest } from './launch.js';
 export { Admission, ON_LIMIT_MODES, REFUSAL_MESSAGES } from './admission.js';
 export type { AdmissionLimits, OnLimit, RefusalReason } from './admission.js';

@@ -13,16 +13,28 @@ import type {
 import type { ExecutionJournal, RunHistory } from './execution-journal.js';
 import type { ExecutionEntry } from './execution-registry.js';
 import { isTerminalExecutionStatus } from './execution-states.js';
+import { applyInputEdits, receivedMessages } from './input-edits.js';
+import type { InputEdit } from './input-edits.js';
 import { approvalKey } from './launch.js';
 import type { Launch, StartAnswer } from './launch.js';
 import type { PlanCache } from './plan-cache.js';
 import { replayShape } from './replay-planning.js';
+import { aboveReplay, aboveWholeRestart, assertUnchangedAbove } from './version-replay.js';
 
 const KEEP_CHECKPOINTS = 'set svc.restart.dir, or svc.restart.store-type=postgres,';
 
+/**
+ * `version`: a saved version to run instead of the run's own (docs/run-repair.md); `inputs`:
+ * edits of what the restart node received.
+ */
 export type RestartMode =
-  | { readonly kind: 'whole' }
-  | { readonly kind: 'from'; readonly nodeId: string }
+  | { readonly kind: 'whole'; readonly version?: number | undefined }
+  | {
+      readonly kind: 'from';
+      readonly nodeId: string;
+      readonly inputs?: readonly InputEdit[] | undefined;
+      readonly version?: number | undefined;
+    }
   | { readonly kind: 'retry'; readonly nodeId: string };
 
 export interface RestartsOptions {
@@ -116,8 +128,9 @@ export class Restarts {
     }
     this.#restarting.add(executionId);
     try {
+      const target = await this.#targetOf(entry, archived, mode);
       const replay =
-        mode.kind === 'whole' ? undefined : await this.#replayFor(entry, archived, mode);
+        mode.kind === 'whole' ? undefined : await this.#replayFor(entry, archived, mode, target);
       const { acceptMs } = this.#options;
       if (!isTerminalExecutionStatus(entry.status)) {
         this.#options.stop(executionId, 'Stopped by a restart');
@@ -127,11 +140,10 @@ export class Restarts {
           });
         }
       }
-      const { launch } = archived;
       return await this.#options.admit({
-        request: launch.request,
-        plan: launch.plan,
-        version: launch.version,
+        request: archived.launch.request,
+        plan: target.plan,
+        version: target.version,
         lineage: archived.lineage,
         restartOf: executionId,
         reach,
@@ -196,17 +208,44 @@ export class Restarts {
     return accepted?.restartOf ?? accepted?.resumedFrom ?? null;
   }
 
+  /**
+   * The version a restart runs: the run's own, or the one the caller names, whose graph above
+   * the restart must then be unchanged (for a restart from a node, checked with its replay).
+   */
+  async #targetOf(
+    entry: ExecutionEntry,
+    archived: Archived,
+    mode: RestartMode,
+  ): Promise<Pick<Launch, 'plan' | 'version'>> {
+    const own = archived.launch;
+    const version = mode.kind === 'retry' ? undefined : mode.version;
+    if (version === undefined || version === own.version) return own;
+    const plan = await this.#options.plans.version(entry.sessionId, entry.workflowId, version);
+    if (plan === undefined) {
+      throw new AppError('VERSION_NOT_FOUND', {
+        params: { version, workflowId: entry.workflowId },
+      });
+    }
+    if (mode.kind === 'whole') {
+      assertUnchangedAbove(own.plan, plan, aboveWholeRestart(own.plan, plan), {
+        executionId: entry.executionId,
+        version,
+      });
+    }
+    return { plan, version };
+  }
+
   /** Rules 2 to 4: what a restart from a node replays, or why it cannot. */
   async #replayFor(
     entry: ExecutionEntry,
     archived: Archived,
-    mode: { readonly kind: 'from' | 'retry'; readonly nodeId: string },
+    mode: Exclude<RestartMode, { readonly kind: 'whole' }>,
+    { plan, version }: Pick<Launch, 'plan' | 'version'>,
   ): Promise<ReplayPlan> {
     const { executionId } = entry;
     const refuse = (detail: string): never => {
       throw new AppError('RESTART_REFUSED', { params: { executionId, detail } });
     };
-    const { plan } = archived.launch;
     if (!plan.byId.has(mode.nodeId)) refuse(`node '${mode.nodeId}' is not in the workflow`);
     if (mode.kind === 'retry') {
       const status = entry.nodes.find((node) => node.nodeId === mode.nodeId)?.status;
@@ -217,6 +256,10 @@ export class Restarts {
       }
     }
     const shape = replayShape(plan, [mode.nodeId]);
+    if (version !== archived.launch.version) {
+      const above = aboveReplay(plan, shape.feeders, mode.nodeId);
+      assertUnchangedAbove(archived.launch.plan, plan, above, { executionId, version });
+    }
     const outputs = new Map<string, readonly RecordedMessage[]>();
     for (const feeder of shape.feeders) {
       const state = entry.nodes.find((node) => node.nodeId === feeder);
@@ -224,6 +267,12 @@ export class Restarts {
         refuse(`node '${feeder}' is still producing output`);
       }
       outputs.set(feeder, await this.#recordedOutput(executionId, feeder, refuse));
+    }
+    if (mode.kind === 'from' && mode.inputs !== undefined && mode.inputs.length > 0) {
+      await applyInputEdits(plan, mode.nodeId, outputs, mode.inputs, {
+        executionId,
+        lineage: archived.lineage,
+      });
     }
     return { outputs, omitted: shape.omitted };
   }
@@ -283,16 +332,10 @@ export class Restarts {
       const output = await this.#recordedOutput(executionId, nodeId, refuse);
       return output.map((message) => messageOf(message));
     }
-    const messages: NodeMessage[] = [];
-    for (const edge of plan.definition.edges.filter((candidate) => candidate.target === nodeId)) {
-      const output = await this.#recordedOutput(executionId, edge.source, refuse);
-      for (const message of output) {
-        if (edge.sourcePort === undefined || edge.sourcePort === message.port) {
-          messages.push(messageOf(message));
-        }
-      }
-    }
-    return messages;
+    const received = await receivedMessages(plan, nodeId, (parent) =>
+      this.#recordedOutput(executionId, parent, refuse),
+    );
+    return received.map(({ message }) => messageOf(message));
   }
 
   /**

@@ -3,6 +3,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { RestartBodySchema, RestartFromNodeBodySchema } from './api-contract/index.js';
 import type { ExecutionRoutesOptions } from './executions.routes.js';
 import { auditActor, respond } from './reply.js';
 
@@ -34,7 +35,7 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
 
   api.post(
     '/api/executions/:id/restart',
-    { schema: { params: executionParams } },
+    { schema: { params: executionParams, body: RestartBodySchema } },
     async (request, reply) =>
       respond(
         reply,
@@ -42,7 +43,7 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
         'Execution restarted',
         await executions.restart(
           request.params.id,
-          { kind: 'whole' },
+          { kind: 'whole', version: request.body?.version },
           auditActor(request),
           request.principal?.sessions ?? null,
         ),
@@ -51,7 +52,7 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
 
   api.post(
     '/api/executions/:id/restart/:nodeId',
-    { schema: { params: nodeParams } },
+    { schema: { params: nodeParams, body: RestartFromNodeBodySchema } },
     async (request, reply) =>
       respond(
         reply,
@@ -59,7 +60,12 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
         'Execution restarted from a node',
         await executions.restart(
           request.params.id,
-          { kind: 'from', nodeId: request.params.nodeId },
+          {
+            kind: 'from',
+            nodeId: request.params.nodeId,
+            inputs: request.body?.inputs,
+            version: request.body?.version,
+          },
           auditActor(request),
           request.principal?.sessions ?? null,
         ),

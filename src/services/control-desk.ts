@@ -14,6 +14,7 @@ export interface AuditTarget {
   readonly command: string;
   readonly executionId?: string | null;
   readonly nodeId?: string | null;
+  readonly detail?: string | null;
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
   SupervisorView,
   Supervisors,
 } from '../events/index.js';
+import { describeEdits } from '../executions/index.js';
 import type {
   AdmissionLimits,
   Approval,
@@ -135,6 +136,17 @@ const RESTART_COMMANDS = {
   from: 'RESTART_FROM_NODE',
   retry: 'RETRY',
 } as const satisfies Record<RestartMode['kind'], string>;
+
+/** What the audit records of a restart's edited inputs and version (docs/run-repair.md). */
+function restartDetail(mode: RestartMode): string | null {
+  if (mode.kind === 'retry') return null;
+  const parts: string[] = [];
+  if (mode.kind === 'from' && mode.inputs !== undefined && mode.inputs.length > 0) {
+    parts.push(`inputs: ${describeEdits(mode.inputs)}`);
+  }
+  if (mode.version !== undefined) parts.push(`version ${String(mode.version)}`);
+  return parts.length === 0 ? null : parts.join('; ');
+}
 
 export class ExecutionService {
   readonly #executions: ExecutionManager;
@@ -420,6 +432,7 @@ export class ExecutionService {
         command: RESTART_COMMANDS[mode.kind],
         executionId,
         nodeId: mode.kind === 'whole' ? null : mode.nodeId,
+        detail: restartDetail(mode),
       },
       () => this.#executions.restart(executionId, mode, reach),
     );

@@ -2,7 +2,7 @@ export { prepareWorkflow } from './plan.js';
 export type { PlannedNode, PrepareOptions, WorkflowPlan } from './plan.js';
 export { ManualScheduler, RunClock, realTimers } from './run-clock.js';
 export type { TimerHandle, TimerScheduler } from './run-clock.js';
-export { childMessageId, sourceMessageId } from './message-ids.js';
+export { childMessageId, plainLineage, sourceMessageId } from './message-ids.js';
 export { WorkflowRun } from './workflow-run.js';
 export { messagePayloadBytes } from './run-emitter.js';
 export { DEFAULT_MAX_PAYLOAD_BYTES, payloadBytes } from './payload-size.js';

@@ -67,6 +67,10 @@ const AuditEntrySchema = named(
     outcome: z.enum(['APPLIED', 'REFUSED']),
     reason: z.string().nullable().meta({ description: 'Why it was refused' }),
     actor: z.string().nullable().meta({ description: 'Who sent it; null when nobody is named' }),
+    detail: z.string().optional().meta({
+      description:
+        'What a restart changed: the inputs it edited or added, the version it ran; absent otherwise',
+    }),
   }),
 );
 

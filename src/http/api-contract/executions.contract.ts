@@ -215,6 +215,63 @@ const STARTED =
   'The execution accepted, RUNNING or QUEUED; for a repeated `Idempotency-Key`, the first start’s execution as it is now';
 const RESTARTED = 'The new execution, RUNNING or QUEUED';
 
+/** docs/run-repair.md: the most edits one restart takes, so one request stays small to check. */
+const MAX_INPUT_EDITS = 1000;
+
+const replayVersion = z
+  .number({ error: 'Field version must be an integer' })
+  .int('Field version must be an integer')
+  .min(1, 'Field version must be at least 1')
+  .optional()
+  .meta({
+    description:
+      'A saved version of the workflow to run instead of the one the run used; the graph above the restart must be unchanged (409 naming the node that differs)',
+  });
+
+const InputEditSchema = named(
+  'InputEdit',
+  z
+    .strictObject({
+      messageId: z
+        .string({ error: 'Field messageId must be a string' })
+        .min(1, 'Field messageId must not be empty')
+        .optional()
+        .meta({
+          description:
+            'A message the node received (`listNodeMessages` with `direction=in`); absent: the payload is an added message',
+        }),
+      payload: z.unknown().meta({ description: 'The new payload' }),
+    })
+    .refine((edit) => 'payload' in edit, {
+      message: 'Field payload is mandatory',
+      path: ['payload'],
+    }),
+);
+
+/** The optional body of a whole restart; without one the run's own version runs again. */
+export const RestartBodySchema = named(
+  'RestartBody',
+  z.strictObject({ version: replayVersion }).optional(),
+);
+
+/** The optional body of a restart from a node: edited inputs and a version. */
+export const RestartFromNodeBodySchema = named(
+  'RestartFromNodeBody',
+  z
+    .strictObject({
+      inputs: z
+        .array(InputEditSchema, { error: 'Field inputs must be an array' })
+        .max(MAX_INPUT_EDITS, `Field inputs must hold at most ${String(MAX_INPUT_EDITS)} edits`)
+        .optional()
+        .meta({
+          description:
+            'Edits of what the node received: a `messageId` with its new payload, or a payload alone to add a message; the node and every node after it run on them (400 naming an unknown message id)',
+        }),
+      version: replayVersion,
+    })
+    .optional(),
+);
+
 const EXECUTION = '/api/executions/:id';
 
 export const EXECUTION_OPERATIONS: OperationTable = {
@@ -320,7 +377,7 @@ export const EXECUTION_OPERATIONS: OperationTable = {
       operationId: 'restartExecution',
       summary: 'Restart an execution',
       description:
-        'Runs the whole workflow again, with the same version and start payload, as a new execution that takes a slot like any start; the original is stopped if it is still going. 409 while another restart of it is under way.',
+        'Runs the whole workflow again, with the same start payload, as a new execution that takes a slot like any start; the original is stopped if it is still going. Runs the same version, or the saved `version` of the body when its triggers are the same as in the run (409 otherwise, naming the node). 409 while another restart of it is under way.',
       tag: 'Repair',
       errors: [404, 409, 429],
     },
@@ -331,7 +388,7 @@ export const EXECUTION_OPERATIONS: OperationTable = {
       operationId: 'restartExecutionFromNode',
       summary: 'Restart an execution from a node',
       description:
-        'A new execution that runs the node and every node after it; the nodes feeding them replay the output they recorded, and branches that do not lead through the node are left out. 400 when a feeding node is still producing output or its recorded output is incomplete.',
+        'A new execution that runs the node and every node after it; the nodes feeding them replay the output they recorded, and branches that do not lead through the node are left out. 400 when a feeding node is still producing output or its recorded output is incomplete. The body may edit what the node received (`inputs`: 400 naming a message it did not receive) and name a saved `version` to run when the graph above the node is unchanged (409 naming the node that differs).',
       tag: 'Repair',
       errors: [404, 409, 429],
     },

@@ -14,6 +14,7 @@ import { STREAM_OPERATIONS } from './streams.contract.js';
 export { API_TAGS } from './operation.js';
 export type { ApiTag, Operation, OperationKey } from './operation.js';
 export { apiSchemas } from './envelopes.js';
+export { RestartBodySchema, RestartFromNodeBodySchema } from './executions.contract.js';
 export { BODYLESS_ERRORS, ERROR_DESCRIPTIONS, RETRY_AFTER_STATUSES } from './responses.js';
 export type { ErrorStatus } from './responses.js';
 
