@@ -13,6 +13,7 @@ import {
   Restartable,
   expectHistoryKept,
   expectNodeMessagesAfterCrash,
+  expectRepairsAfterCrash,
   expectRestartsAfterCrash,
   printed,
 } from './support/restored-history.js';
@@ -51,6 +52,10 @@ describe('history after a restart with the file stores', () => {
 
   it('answers what a node received and sent after a crash, from the file checkpoints', async () => {
     await expectNodeMessagesAfterCrash(servers());
+  });
+
+  it('restarts a run of the earlier process from a node with an edited input, and on another version', async () => {
+    await expectRepairsAfterCrash(servers());
   });
 });
 
@@ -93,8 +98,15 @@ describe('history after a restart with checkpoints in memory', () => {
     await running.define([printed]);
     const id = await running.run('printed');
     await running.crashAndBoot();
-    for (const path of [`restart`, `restart/print`, `nodes/print/retry`]) {
-      const refused = await running.call('POST', `/api/executions/${id}/${path}`);
+    const repairs: [string, unknown][] = [
+      ['restart', undefined],
+      ['restart/print', undefined],
+      ['nodes/print/retry', undefined],
+      ['restart', { version: 1 }],
+      ['restart/print', { inputs: [{ payload: 1 }], version: 1 }],
+    ];
+    for (const [path, body] of repairs) {
+      const refused = await running.call('POST', `/api/executions/${id}/${path}`, body);
       expect(refused.status).toBe(404);
       expect(refused.json.message).toBe(
         `Execution '${id}' is no longer restartable: it ran before the server restarted and its checkpoints were kept in memory (set svc.restart.dir, or svc.restart.store-type=postgres, to keep them across restarts)`,
@@ -148,6 +160,10 @@ describe.skipIf(unavailable !== undefined)(
 
     it('answers what a node received and sent after a crash, from the relational checkpoints', async () => {
       await expectNodeMessagesAfterCrash(servers);
+    });
+
+    it('restarts a run of the earlier process from a node with an edited input, and on another version', async () => {
+      await expectRepairsAfterCrash(servers);
     });
   },
 );

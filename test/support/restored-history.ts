@@ -268,3 +268,54 @@ export async function expectNodeMessagesAfterCrash(servers: Restartable): Promis
   expect(await read('in')).toEqual([1, 2, 3]);
   expect(await read('out')).toEqual([2, 4, 6]);
 }
+
+/**
+ * Repairs of a run of an earlier server process (docs/run-repair.md): a restart from a node
+ * with an edited input, and one on another saved version, both from the durable checkpoints.
+ */
+export async function expectRepairsAfterCrash(servers: Restartable): Promise<void> {
+  await servers.define([printed]);
+  const id = await servers.run('printed');
+  await servers.crashAndBoot();
+  const payloadsOf = async (execution: string) =>
+    ((await servers.results(execution)) as { payload: unknown }[]).map((result) => result.payload);
+  const repaired = async (path: string, body: unknown) => {
+    const answer = await servers.call('POST', `/api/executions/${id}/${path}`, body);
+    expect(answer.status, JSON.stringify(answer.json)).toBe(202);
+    return servers.ended(answer.json.data.executionId as string);
+  };
+
+  const received = await servers.call(
+    'GET',
+    `/api/executions/${id}/nodes/print/messages?direction=in`,
+  );
+  const [first] = received.json.data.items as { messageId: string; payload: unknown }[];
+  expect(first?.payload).toBe(2);
+  const edited = await repaired('restart/print', {
+    inputs: [{ messageId: first?.messageId, payload: 20 }],
+  });
+  expect(edited).toMatchObject({ status: 'COMPLETED', restartOf: id });
+  expect(edited.nodes.double).toMatchObject({ status: 'COMPLETED', messagesIn: 0 });
+  expect(await payloadsOf(edited.executionId as string)).toEqual([20, 4, 6]);
+  const unknown = await servers.call('POST', `/api/executions/${id}/restart/print`, {
+    inputs: [{ messageId: 'nope', payload: 1 }],
+  });
+  expect(unknown.status).toBe(400);
+
+  const tenfold = printed.nodes.map((node) =>
+    node.nodeId === 'double' ? { ...node, config: { expression: '$ * 10' } } : node,
+  );
+  const saved = await servers.call('PUT', '/api/sessions/s/workflows/printed', {
+    ...printed,
+    nodes: tenfold,
+  });
+  expect(saved.status).toBeLessThan(300);
+  const replayed = await repaired('restart/double', { version: 2 });
+  expect(replayed).toMatchObject({ status: 'COMPLETED', workflowVersion: 2 });
+  expect(await payloadsOf(replayed.executionId as string)).toEqual([10, 20, 30]);
+  const differs = await servers.call('POST', `/api/executions/${id}/restart/print`, {
+    version: 2,
+  });
+  expect(differs.status).toBe(409);
+  expect(differs.json.message).toContain("node 'double' differs");
+}
