@@ -209,6 +209,57 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
     ]);
   });
 
+  it('restarts from a node with edited inputs and another version (docs/run-repair.md)', async () => {
+    await mcp.call('create_session', {
+      sessionId: 'repair',
+      name: 'R',
+      initiator: 'agent',
+      workflows: [echo],
+    });
+    const executionId = (
+      await mcp.call('start_workflow', { sessionId: 'repair', workflowId: 'echo', payload: 1 })
+    ).data.executionId as string;
+    const ended = (id: string) =>
+      eventually(
+        () => rest(`/api/executions/${id}`),
+        (data) => !['QUEUED', 'RUNNING'].includes((data as { status: string }).status),
+      );
+    await ended(executionId);
+    const received = (await rest(
+      `/api/executions/${executionId}/nodes/shape/messages?direction=in`,
+    )) as { items: { messageId: string }[] };
+    const restarted = await mcp.call('control_node', {
+      executionId,
+      nodeId: 'shape',
+      action: 'restart_from_node',
+      inputs: [{ messageId: received.items[0]?.messageId, payload: 2 }],
+      version: 1,
+    });
+    expect(restarted.isError, restarted.text).toBe(false);
+    const again = restarted.data.executionId as string;
+    await ended(again);
+    expect(
+      ((await rest(`/api/executions/${again}/results`)) as { payload: unknown }[]).map(
+        (result) => result.payload,
+      ),
+    ).toEqual([{ got: 2 }]);
+    const unknown = await mcp.call('control_workflow', {
+      executionId,
+      nodeId: 'shape',
+      action: 'RESTART_FROM_NODE',
+      inputs: [{ messageId: 'nope', payload: 2 }],
+    });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/^400 .*Message 'nope' is not one node 'shape' received/);
+    const misplaced = await mcp.call('control_workflow', {
+      executionId,
+      action: 'PAUSE',
+      inputs: [{ payload: 2 }],
+    });
+    expect(misplaced.isError).toBe(true);
+    expect(misplaced.text).toContain('inputs does not go with PAUSE');
+  });
+
   it('lists pending approvals and answers one with signal_node', async () => {
     const asking = {
       workflowId: 'ask',

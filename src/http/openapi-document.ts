@@ -6,6 +6,7 @@ import {
   ERROR_DESCRIPTIONS,
   OPERATIONS,
   RETRY_AFTER_STATUSES,
+  hasOptionalBody,
 } from './api-contract/index.js';
 import type { ErrorStatus, Operation } from './api-contract/index.js';
 
@@ -25,7 +26,12 @@ export function finishDocument(document: unknown): OpenAPIV3.Document {
   for (const item of Object.values(finished.paths)) {
     for (const method of METHODS) {
       const operation = item?.[method];
-      if (operation !== undefined) describeAnswers(operation);
+      if (operation === undefined) continue;
+      describeAnswers(operation);
+      const body = operation.requestBody;
+      if (body !== undefined && !('$ref' in body) && hasOptionalBody(operation.operationId ?? '')) {
+        body.required = false;
+      }
     }
   }
   return pruneComponents(finished);

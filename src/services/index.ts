@@ -41,3 +41,9 @@ export {
 export { HookService } from './hook-service.js';
 export type { HookAnswer, HookCall, HookServiceDeps } from './hook-service.js';
 export type { FirstResult } from './first-result.js';
+export {
+  MAX_INPUT_EDITS,
+  inputEditSchema,
+  inputEditsSchema,
+  replayVersionSchema,
+} from './repair-schemas.js';

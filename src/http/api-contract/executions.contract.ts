@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { CHECKPOINT_STORE_KINDS, NODE_STATUSES, RUN_LOG_LEVELS } from '../../engine/index.js';
 import { EXECUTION_STATUSES, ON_LIMIT_MODES } from '../../executions/index.js';
+import { inputEditSchema, inputEditsSchema, replayVersionSchema } from '../../services/index.js';
 import { instant, named } from './envelopes.js';
 import { envelope } from './operation.js';
 import type { Operation, OperationTable } from './operation.js';
@@ -215,43 +216,13 @@ const STARTED =
   'The execution accepted, RUNNING or QUEUED; for a repeated `Idempotency-Key`, the first start’s execution as it is now';
 const RESTARTED = 'The new execution, RUNNING or QUEUED';
 
-/** docs/run-repair.md: the most edits one restart takes, so one request stays small to check. */
-const MAX_INPUT_EDITS = 1000;
-
-const replayVersion = z
-  .number({ error: 'Field version must be an integer' })
-  .int('Field version must be an integer')
-  .min(1, 'Field version must be at least 1')
-  .optional()
-  .meta({
-    description:
-      'A saved version of the workflow to run instead of the one the run used; the graph above the restart must be unchanged (409 naming the node that differs)',
-  });
-
-const InputEditSchema = named(
-  'InputEdit',
-  z
-    .strictObject({
-      messageId: z
-        .string({ error: 'Field messageId must be a string' })
-        .min(1, 'Field messageId must not be empty')
-        .optional()
-        .meta({
-          description:
-            'A message the node received (`listNodeMessages` with `direction=in`); absent: the payload is an added message',
-        }),
-      payload: z.unknown().meta({ description: 'The new payload' }),
-    })
-    .refine((edit) => 'payload' in edit, {
-      message: 'Field payload is mandatory',
-      path: ['payload'],
-    }),
-);
+// Registered by name so the API description refers to one schema of an edit.
+named('InputEdit', inputEditSchema);
 
 /** The optional body of a whole restart; without one the run's own version runs again. */
 export const RestartBodySchema = named(
   'RestartBody',
-  z.strictObject({ version: replayVersion }).optional(),
+  z.strictObject({ version: replayVersionSchema.optional() }).optional(),
 );
 
 /** The optional body of a restart from a node: edited inputs and a version. */
@@ -259,15 +230,8 @@ export const RestartFromNodeBodySchema = named(
   'RestartFromNodeBody',
   z
     .strictObject({
-      inputs: z
-        .array(InputEditSchema, { error: 'Field inputs must be an array' })
-        .max(MAX_INPUT_EDITS, `Field inputs must hold at most ${String(MAX_INPUT_EDITS)} edits`)
-        .optional()
-        .meta({
-          description:
-            'Edits of what the node received: a `messageId` with its new payload, or a payload alone to add a message; the node and every node after it run on them (400 naming an unknown message id)',
-        }),
-      version: replayVersion,
+      inputs: inputEditsSchema.optional(),
+      version: replayVersionSchema.optional(),
     })
     .optional(),
 );

@@ -1,6 +1,7 @@
 // The API contract: what the description says of each operation and what answers are
 // serialised with. `describeRoute` joins an operation to its route when the route is added.
 import type { RouteOptions } from 'fastify';
+import { z } from 'zod';
 import { routeRule } from '../../auth/index.js';
 import type { Operation, OperationKey, OperationTable } from './operation.js';
 import { CONTROL_OPERATIONS } from './controls.contract.js';
@@ -28,6 +29,16 @@ export const OPERATIONS: OperationTable = {
 };
 
 const BY_KEY = new Map<string, Operation>(Object.entries(OPERATIONS));
+
+/**
+ * Operations whose body may be left out (a zod body that takes `undefined`), as routes are
+ * described: the generator marks every body required, which would make clients send one.
+ */
+const OPTIONAL_BODIES = new Set<string>();
+
+export function hasOptionalBody(operationId: string): boolean {
+  return OPTIONAL_BODIES.has(operationId);
+}
 
 export function operationOf(method: string, url: string): Operation | undefined {
   return BY_KEY.get(`${method === 'HEAD' ? 'GET' : method} ${url}`);
@@ -57,6 +68,9 @@ export function describeRoute(route: RouteOptions): void {
       schema.querystring !== undefined ||
       schema.body !== undefined,
   });
+  if (schema.body instanceof z.ZodType && schema.body.safeParse(undefined).success) {
+    OPTIONAL_BODIES.add(operation.operationId);
+  }
   route.schema = {
     ...schema,
     operationId: operation.operationId,

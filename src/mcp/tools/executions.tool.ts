@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { AppError } from '../../core/index.js';
 import { EXECUTION_STATUSES } from '../../executions/index.js';
+import type { InputEdit } from '../../executions/index.js';
+import { inputEditsSchema, replayVersionSchema } from '../../services/index.js';
 import type { ExecutionService } from '../../services/index.js';
 import { defineTool, id, items } from '../tool.js';
 import type { ToolCaller } from '../tool.js';
@@ -36,6 +38,31 @@ const action = z
 const integer = (label: string) =>
   z.number({ error: `${label} must be an integer` }).int(`${label} must be an integer`);
 
+/** What a restart may change (docs/run-repair.md); other actions refuse it. */
+const repair = {
+  inputs: inputEditsSchema.optional(),
+  version: replayVersionSchema.optional(),
+};
+
+interface Repair {
+  readonly inputs?: readonly InputEdit[] | undefined;
+  readonly version?: number | undefined;
+}
+
+/** `inputs` belong to RESTART_FROM_NODE, `version` to it and RESTART. */
+function refuseMisplacedRepair(command: Action, { inputs, version }: Repair): void {
+  const misplaced =
+    inputs !== undefined && command !== 'RESTART_FROM_NODE'
+      ? 'inputs'
+      : version !== undefined && command !== 'RESTART' && command !== 'RESTART_FROM_NODE'
+        ? 'version'
+        : undefined;
+  if (misplaced === undefined) return;
+  throw new AppError('VALIDATION_FAILED', {
+    fieldErrors: [{ field: misplaced, message: `${misplaced} does not go with ${command}` }],
+  });
+}
+
 function needsNode(command: Action, nodeId: string | undefined): string {
   if (nodeId !== undefined) return nodeId;
   throw new AppError('VALIDATION_FAILED', {
@@ -53,7 +80,9 @@ function controlRun(
   executionId: string,
   command: Action,
   nodeId: string | undefined,
+  { inputs, version }: Repair = {},
 ): unknown {
+  refuseMisplacedRepair(command, { inputs, version });
   switch (command) {
     case 'PAUSE':
     case 'RESUME':
@@ -72,11 +101,11 @@ function controlRun(
         actor,
       );
     case 'RESTART':
-      return executions.restart(executionId, { kind: 'whole' }, actor, sessions);
+      return executions.restart(executionId, { kind: 'whole', version }, actor, sessions);
     case 'RESTART_FROM_NODE':
       return executions.restart(
         executionId,
-        { kind: 'from', nodeId: needsNode(command, nodeId) },
+        { kind: 'from', nodeId: needsNode(command, nodeId), inputs, version },
         actor,
         sessions,
       );
@@ -178,19 +207,19 @@ export const executionTools = [
     name: 'control_workflow',
     role: 'OPERATOR',
     scope: 'execution',
-    description: `Steers an execution: action ${RUN_ACTIONS.join(', ')} (case-insensitive). RESTART_FROM_NODE and RETRY need nodeId; RESTART, RESTART_FROM_NODE, RETRY and RECOVER answer the new execution.`,
-    input: { ...execution, action, nodeId: id('nodeId').optional() },
-    run: ({ executionId, action: command, nodeId }, { executions }, caller) =>
-      controlRun(executions, caller, executionId, command, nodeId),
+    description: `Steers an execution: action ${RUN_ACTIONS.join(', ')} (case-insensitive). RESTART_FROM_NODE and RETRY need nodeId; RESTART, RESTART_FROM_NODE, RETRY and RECOVER answer the new execution. RESTART_FROM_NODE takes inputs (edits of what the node received: messageId and payload, or a payload alone to add a message); RESTART and RESTART_FROM_NODE take version (a saved version to run when the graph above the restart is unchanged).`,
+    input: { ...execution, action, nodeId: id('nodeId').optional(), ...repair },
+    run: ({ executionId, action: command, nodeId, inputs, version }, { executions }, caller) =>
+      controlRun(executions, caller, executionId, command, nodeId, { inputs, version }),
   }),
   defineTool({
     name: 'control_node',
     role: 'OPERATOR',
     scope: 'execution',
     description:
-      'Steers one node of an execution: action PAUSE, RESUME, STEP, STOP, SKIP, UNSKIP, or RESTART_FROM_NODE and RETRY (a new execution), case-insensitive.',
-    input: { ...node, action },
-    run: ({ executionId, nodeId, action: command }, { executions }, caller) => {
+      'Steers one node of an execution: action PAUSE, RESUME, STEP, STOP, SKIP, UNSKIP, or RESTART_FROM_NODE and RETRY (a new execution), case-insensitive. RESTART_FROM_NODE takes inputs (edits of what the node received: messageId and payload, or a payload alone to add a message) and version (a saved version to run when the graph above the node is unchanged).',
+    input: { ...node, action, ...repair },
+    run: ({ executionId, nodeId, action: command, inputs, version }, { executions }, caller) => {
       if (command === 'RESTART' || command === 'RECOVER') {
         throw new AppError('VALIDATION_FAILED', {
           fieldErrors: [
@@ -201,7 +230,7 @@ export const executionTools = [
           ],
         });
       }
-      return controlRun(executions, caller, executionId, command, nodeId);
+      return controlRun(executions, caller, executionId, command, nodeId, { inputs, version });
     },
   }),
   defineTool({
