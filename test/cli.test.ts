@@ -307,6 +307,37 @@ describe('The svc command-line client', () => {
     expect(list.stdout).not.toContain('runs/slow');
   });
 
+  it('restarts from a node with an input file of edits and --workflow-version (docs/run-repair.md)', async () => {
+    const id = (await svc(['run', 'runs/slow', '--payload', '{"n": 3}'])).stdout.trim();
+    await endOf(server, id);
+    const received = await svc(['messages', id, 'print', '--in', '--output', 'json']);
+    const [message] = (JSON.parse(received.stdout) as { items: { messageId: string }[] }).items;
+    const edits = join(folder, 'edits.json');
+    writeFileSync(edits, JSON.stringify([{ messageId: message?.messageId, payload: { n: 9 } }]));
+    const restarted = await svc([
+      'restart',
+      id,
+      '--from',
+      'print',
+      '--input-file',
+      edits,
+      '--workflow-version',
+      '1',
+    ]);
+    expect(restarted.stderr).toBe('');
+    expect(restarted.code).toBe(0);
+    const again = restarted.stdout.split(' ')[0] ?? '';
+    expect((await endOf(server, again)).status).toBe('COMPLETED');
+    const results = await server.call('GET', `/api/executions/${again}/results`);
+    expect(results.json.data[0].payload).toEqual({ n: 9 });
+    const missing = await svc(['restart', id, '--workflow-version', '99']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("404: Version '99' of workflow 'slow' does not exist");
+    const withoutNode = await svc(['restart', id, '--input-file', edits]);
+    expect(withoutNode.code).toBe(2);
+    expect(withoutNode.stderr).toContain('--input-file needs --from');
+  });
+
   it('answers pending approvals, one by node or all at once, and pauses and resumes a run', async () => {
     expect((await svc(['apply', repository('asks', { 'asks.yaml': ASKS })])).code).toBe(0);
     const started = await svc(['run', 'runs/asks', '--payload', '[{"item": "a"}, {"item": "b"}]']);

@@ -263,19 +263,56 @@ export function registerExecutionCommands(program: Command, context: CommandCont
       '--from <node>',
       'run this node and those after it again; the rest replays from checkpoints',
     )
-    .addHelpText('after', '\nExample:\n  svc restart 6f1c2e0a-... --from shape\n')
-    .action(async (id: string, options: { from?: string }) => {
-      const { api } = context.connection();
-      const state =
-        options.from === undefined
-          ? await dataOf(api.POST('/api/executions/{id}/restart', { params: { path: { id } } }))
-          : await dataOf(
-              api.POST('/api/executions/{id}/restart/{nodeId}', {
-                params: { path: { id, nodeId: options.from } },
-              }),
-            );
-      printState(context, state, 'started');
-    });
+    .option(
+      '--input-file <file>',
+      'with --from: a JSON file of edits of what the node received, [{"messageId": ..., "payload": ...}] (no messageId: an added message)',
+    )
+    // Not --version: the program's own --version is recognised after a command too.
+    .option(
+      '--workflow-version <n>',
+      'run this saved version of the workflow; the graph above the restart must be unchanged',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  svc restart 6f1c2e0a-... --from shape\n  svc messages 6f1c2e0a-... shape --in --output json\n  svc restart 6f1c2e0a-... --from shape --input-file edits.json --workflow-version 3\n',
+    )
+    .action(
+      async (
+        id: string,
+        options: { from?: string; inputFile?: string; workflowVersion?: string },
+      ) => {
+        const { api } = context.connection();
+        const version =
+          options.workflowVersion === undefined
+            ? {}
+            : { version: integer(options.workflowVersion, '--workflow-version') };
+        if (options.inputFile !== undefined && options.from === undefined) {
+          throw new CliError('--input-file needs --from: edits are of what a node received', {
+            exitCode: EXIT.usage,
+          });
+        }
+        const state =
+          options.from === undefined
+            ? await dataOf(
+                api.POST('/api/executions/{id}/restart', {
+                  params: { path: { id } },
+                  body: version,
+                }),
+              )
+            : await dataOf(
+                api.POST('/api/executions/{id}/restart/{nodeId}', {
+                  params: { path: { id, nodeId: options.from } },
+                  body: {
+                    ...version,
+                    ...(options.inputFile === undefined
+                      ? {}
+                      : { inputs: inputEditsOf(options.inputFile) }),
+                  },
+                }),
+              );
+        printState(context, state, 'started');
+      },
+    );
 
   program
     .command('recover')
@@ -300,15 +337,24 @@ function printState(
   else context.output.line(`${state.executionId} ${what} (${state.status})`);
 }
 
-function payloadOf(text: string): unknown {
+function payloadOf(text: string, what = 'The payload'): unknown {
   const source = text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text;
   try {
     return JSON.parse(source) as unknown;
   } catch (error) {
-    throw new CliError(`The payload is not JSON: ${(error as Error).message}`, {
+    throw new CliError(`${what} is not JSON: ${(error as Error).message}`, {
       exitCode: EXIT.usage,
     });
   }
+}
+
+/** The edits of `--input-file`: a JSON array of `{ messageId?, payload }`; the server checks each. */
+function inputEditsOf(file: string): ApiSchemas['InputEditInput'][] {
+  const edits = payloadOf(`@${file}`, file);
+  if (!Array.isArray(edits)) {
+    throw new CliError(`${file} must hold a JSON array of edits`, { exitCode: EXIT.usage });
+  }
+  return edits as ApiSchemas['InputEditInput'][];
 }
 
 function integer(text: string, option: string): number {
