@@ -168,6 +168,38 @@ describe.skipIf(unavailable !== undefined)(
       expect(first).toBe('Why the run failed');
     });
 
+    it('edits what a node received and restarts the run from it, opening the new run (docs/run-repair.md)', async () => {
+      const start = await server.call('POST', '/api/workflow/start', {
+        headers: ADMIN,
+        body: { sessionId: 'demo', workflowId: 'hello', payload: { name: 'Ann' } },
+      });
+      const first = String(start.json.data.executionId);
+      await page.goto(`${server.baseUrl}/executions/${first}`);
+      await page.getByLabel('Execution status').filter({ hasText: 'COMPLETED' }).waitFor();
+      await page
+        .getByRole('button', { name: 'Edit the input of greet and restart from it' })
+        .click();
+      const repair = page.getByRole('region', { name: 'Restart from greet' });
+      const payload = repair.getByLabel(/^Payload of message/);
+      expect(JSON.parse(await payload.inputValue())).toEqual({ name: 'Ann' });
+      await payload.fill('{"name": "Bob"}');
+      await repair.getByRole('button', { name: 'Restart from greet' }).click();
+      await page.waitForURL(
+        (url) => url.pathname.startsWith('/executions/') && !url.pathname.endsWith(first),
+      );
+      const again = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+      const ended = await eventually(
+        async () =>
+          (await server.call('GET', `/api/executions/${again}`, { headers: ADMIN })).json.data,
+        (data) => (data as { status: string }).status === 'COMPLETED',
+      );
+      expect(ended).toMatchObject({ restartOf: first });
+      const results = await server.call('GET', `/api/executions/${again}/results`, {
+        headers: ADMIN,
+      });
+      expect(results.json.data[0].payload).toBe('Hello Bob');
+    });
+
     it('has the browser enforce the page policy: an inline script is refused', async () => {
       consoleErrors.length = 0;
       const ran = await page.evaluate(`(() => {

@@ -8,6 +8,7 @@ import { GraphView } from '../graph';
 import { useAction, useRead } from '../hooks';
 import type { Action } from '../hooks';
 import { Link, segment } from '../router';
+import { NodeRepair } from './node-repair';
 import type { Approval, ExecutionRecord, WorkflowGraph } from '../types';
 
 const RUN_CONTROLS = ['pause', 'resume', 'step', 'stop'] as const;
@@ -72,6 +73,7 @@ export function ExecutionView(props: { readonly executionId: string }) {
   const notKept = snapshot.data?.progress;
   const action = useAction(changed);
   const ended = record !== undefined && isTerminalStatus(record.status);
+  const [repairing, setRepairing] = useState<string>();
 
   return (
     <>
@@ -97,7 +99,19 @@ export function ExecutionView(props: { readonly executionId: string }) {
         )}
         <ErrorNote error={action.error} />
       </Section>
-      {record !== undefined && <Nodes record={record} graph={graph.data} action={action} />}
+      {record !== undefined && (
+        <Nodes record={record} graph={graph.data} action={action} onRepair={setRepairing} />
+      )}
+      {repairing !== undefined && (
+        <NodeRepair
+          key={repairing}
+          executionId={executionId}
+          nodeId={repairing}
+          onClose={() => {
+            setRepairing(undefined);
+          }}
+        />
+      )}
       {record !== undefined && (
         <Approvals executionId={executionId} changes={changes} action={action} ended={ended} />
       )}
@@ -217,6 +231,8 @@ function Nodes(props: {
   readonly record: ExecutionRecord;
   readonly graph: WorkflowGraph | undefined;
   readonly action: Action;
+  /** Opens the editing of what a node received, to restart the ended run from it. */
+  readonly onRepair: (nodeId: string) => void;
 }) {
   const { record, graph, action } = props;
   // Graph order where the graph is known: nodes then read from trigger to terminal.
@@ -284,6 +300,18 @@ function Nodes(props: {
                       {capitalised(control)}
                     </button>
                   ))}
+                  {ended && (
+                    <button
+                      type="button"
+                      className="small"
+                      aria-label={`Edit the input of ${nodeId} and restart from it`}
+                      onClick={() => {
+                        props.onRepair(nodeId);
+                      }}
+                    >
+                      Edit input…
+                    </button>
+                  )}
                 </td>
               </tr>
             );
