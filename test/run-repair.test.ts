@@ -280,6 +280,43 @@ describe('Repairing runs', () => {
     ]);
   });
 
+  it('refuses a later restart that would replay, from the run before, a left-out node the version changed', async () => {
+    const forked = (side: string) => ({
+      workflowId: 'forked',
+      description: 'two branches',
+      nodes: [
+        { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages: [1, 2, 3] } },
+        { nodeId: 'a', type: 'MAPPER', config: { expression: '$ * 2' } },
+        { nodeId: 'outA', type: 'NOTIFY_TERMINAL' },
+        { nodeId: 'b', type: 'MAPPER', config: { expression: side } },
+        { nodeId: 'outB', type: 'NOTIFY_TERMINAL' },
+      ],
+      edges: [
+        { source: 'in', target: 'a' },
+        { source: 'a', target: 'outA' },
+        { source: 'in', target: 'b' },
+        { source: 'b', target: 'outB' },
+      ],
+    });
+    const defined = await server.call('PUT', '/api/sessions/s/workflows/forked', {
+      body: forked('$ + 1'),
+    });
+    expect(defined.status).toBeLessThan(300);
+    const first = await run('forked');
+    await server.call('PUT', '/api/sessions/s/workflows/forked', { body: forked('$ + 100') });
+    // The branch through `b` is left out of the second run, which runs version 2.
+    const second = (await restart(`/api/executions/${first}/restart/a`, { version: 2 }))
+      .executionId as string;
+    const refused = await server.call('POST', `/api/executions/${second}/restart/outB`);
+    expect(refused.status).toBe(400);
+    expect(refused.json.message).toBe(
+      `Execution '${second}' cannot be restarted: node 'b' was left out of execution '${second}', whose workflow version differs from that of '${first}', which recorded it, in that node or one above it`,
+    );
+    // `in` fed the second run, which recorded it: a restart from `b` runs version 2's `b`.
+    const fromB = await restart(`/api/executions/${second}/restart/b`);
+    expect(await payloads(fromB.executionId as string)).toEqual([101, 102, 103]);
+  });
+
   it('restarts without a body exactly as before: the same version, no audit detail', async () => {
     const first = await run('numbers');
     await save(numbers('$ + 100'));

@@ -19,7 +19,12 @@ import { approvalKey } from './launch.js';
 import type { Launch, StartAnswer } from './launch.js';
 import type { PlanCache } from './plan-cache.js';
 import { replayShape } from './replay-planning.js';
-import { aboveReplay, aboveWholeRestart, assertUnchangedAbove } from './version-replay.js';
+import {
+  aboveReplay,
+  aboveWholeRestart,
+  assertUnchangedAbove,
+  hasSameOutput,
+} from './version-replay.js';
 
 const KEEP_CHECKPOINTS = 'set svc.restart.dir, or svc.restart.store-type=postgres,';
 
@@ -235,6 +240,30 @@ export class Restarts {
     return { plan, version };
   }
 
+  /**
+   * Whether the output a node recorded in `source` stands for its output in `holder`, which
+   * left it out: always on the same version; on another (a replay on another version), only
+   * when the node and those above it are the same in both.
+   */
+  async #sameOutputIn(holder: string, source: string, nodeId: string): Promise<boolean> {
+    const [held, recorded] = await Promise.all([this.#planOf(holder), this.#planOf(source)]);
+    if (held === undefined || recorded === undefined || held.version === recorded.version) {
+      return true;
+    }
+    return hasSameOutput(recorded.plan, held.plan, nodeId);
+  }
+
+  /** The plan and version an execution ran, from the archive or the execution log. */
+  async #planOf(executionId: string): Promise<Pick<Launch, 'plan' | 'version'> | undefined> {
+    const archived = this.#archive.get(executionId);
+    if (archived !== undefined) return archived.launch;
+    const accepted = this.#options.journal?.run(executionId)?.accepted;
+    if (accepted === undefined) return undefined;
+    const { sessionId, workflowId, workflowVersion: version } = accepted;
+    const plan = await this.#options.plans.version(sessionId, workflowId, version);
+    return plan === undefined ? undefined : { plan, version };
+  }
+
   /** Rules 2 to 4: what a restart from a node replays, or why it cannot. */
   async #replayFor(
     entry: ExecutionEntry,
@@ -300,7 +329,13 @@ export class Restarts {
         if (output === undefined) refuse(`node '${nodeId}' has no complete recorded output`);
         return output;
       }
-      holder = this.#sourceOf(holder);
+      const source = this.#sourceOf(holder);
+      if (source !== null && !(await this.#sameOutputIn(holder, source, nodeId))) {
+        refuse(
+          `node '${nodeId}' was left out of execution '${holder}', whose workflow version differs from that of '${source}', which recorded it, in that node or one above it`,
+        );
+      }
+      holder = source;
     }
     return refuse(`node '${nodeId}' has no complete recorded output`);
   }

@@ -45,25 +45,34 @@ export function assertUnchangedAbove(
   above: Above,
   context: { readonly executionId: string; readonly version: number },
 ): void {
-  const conflict = (detail: string): never => {
+  const detail = differenceAbove(from, to, above);
+  if (detail !== undefined) {
     throw new AppError('REPLAY_VERSION_CONFLICT', { params: { ...context, detail } });
-  };
+  }
+}
+
+/**
+ * Whether a node's recorded output in a run of `from` stands for its output in `to`: the node
+ * and every node above it are the same in both.
+ */
+export function hasSameOutput(from: WorkflowPlan, to: WorkflowPlan, nodeId: string): boolean {
+  return differenceAbove(from, to, aboveReplay(to, [nodeId], nodeId)) === undefined;
+}
+
+/** The first difference of the graph above, in words, or undefined when there is none. */
+function differenceAbove(from: WorkflowPlan, to: WorkflowPlan, above: Above): string | undefined {
   const diff = diffWorkflows(from.definition, to.definition);
-  for (const node of diff.nodes.added) {
-    if (above.nodes.has(node.nodeId)) {
-      conflict(`node '${node.nodeId}' is not in the version the run used`);
-    }
-  }
-  for (const node of diff.nodes.removed) {
-    if (above.nodes.has(node.nodeId)) conflict(`node '${node.nodeId}' is not in it`);
-  }
-  for (const node of diff.nodes.changed) {
-    if (above.nodes.has(node.nodeId)) {
-      conflict(`node '${node.nodeId}' differs (its type or configuration changed)`);
-    }
+  const added = diff.nodes.added.find((node) => above.nodes.has(node.nodeId));
+  if (added !== undefined) return `node '${added.nodeId}' is not in the version the run used`;
+  const removed = diff.nodes.removed.find((node) => above.nodes.has(node.nodeId));
+  if (removed !== undefined) return `node '${removed.nodeId}' is not in it`;
+  const changed = diff.nodes.changed.find((node) => above.nodes.has(node.nodeId));
+  if (changed !== undefined) {
+    return `node '${changed.nodeId}' differs (its type or configuration changed)`;
   }
   const inputsOf = new Set([...above.nodes, ...above.inputsOf]);
-  for (const edge of [...diff.edges.added, ...diff.edges.removed]) {
-    if (inputsOf.has(edge.target)) conflict(`the edges into node '${edge.target}' differ`);
-  }
+  const edge = [...diff.edges.added, ...diff.edges.removed].find((candidate) =>
+    inputsOf.has(candidate.target),
+  );
+  return edge === undefined ? undefined : `the edges into node '${edge.target}' differ`;
 }
