@@ -218,6 +218,13 @@ describe('Repairing runs', () => {
       body: { inputs: [{ messageId: 'x' }] },
     });
     expect(withoutPayload.status).toBe(400);
+    const toTrigger = await server.call('POST', `/api/executions/${first}/restart/in`, {
+      body: { inputs: [{ payload: 1 }] },
+    });
+    expect(toTrigger.status).toBe(400);
+    expect(toTrigger.json.message).toBe(
+      `Execution '${first}' cannot be restarted: node 'in' has no parent to send it an added message`,
+    );
     expect(service.count('/charge')).toBe(2);
   });
 
@@ -329,5 +336,30 @@ describe('Repairing runs', () => {
       body: { inputs: [] },
     });
     expect(unknownField.status).toBe(400);
+  });
+});
+
+describe('Repairing runs whose checkpoints were not kept', () => {
+  it('refuses an edited-input restart needing output over the in-memory caps with 400 saying so', async () => {
+    const server = await startTestServer({ env: { SVC_RESTART_MESSAGES_PER_NODE: '2' } });
+    try {
+      await server.call('POST', '/api/sessions', {
+        body: { sessionId: 's', name: 's', initiator: 'i', workflows: [numbers('$ + 1')] },
+      });
+      const started = await server.call('POST', '/api/workflow/start', {
+        body: { sessionId: 's', workflowId: 'numbers' },
+      });
+      const id = started.json.data.executionId as string;
+      await endOf(server, id);
+      const refused = await server.call('POST', `/api/executions/${id}/restart/tail`, {
+        body: { inputs: [{ payload: 1 }], version: 1 },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.json.message).toBe(
+        `Execution '${id}' cannot be restarted: the output of node 'double' went over the in-memory checkpoint caps (set svc.restart.spill-dir or svc.restart.dir to keep it)`,
+      );
+    } finally {
+      await server.close();
+    }
   });
 });

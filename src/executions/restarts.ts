@@ -133,7 +133,13 @@ export class Restarts {
     }
     this.#restarting.add(executionId);
     try {
-      const target = await this.#targetOf(entry, archived, mode);
+      const version = mode.kind === 'retry' ? undefined : mode.version;
+      // Without another version nothing is awaited here: a run still going is stopped within
+      // this call, as before (SPEC Restart rule 6).
+      const target =
+        version === undefined || version === archived.launch.version
+          ? archived.launch
+          : await this.#onVersion(entry, archived, mode.kind, version);
       const replay =
         mode.kind === 'whole' ? undefined : await this.#replayFor(entry, archived, mode, target);
       const { acceptMs } = this.#options;
@@ -214,24 +220,23 @@ export class Restarts {
   }
 
   /**
-   * The version a restart runs: the run's own, or the one the caller names, whose graph above
-   * the restart must then be unchanged (for a restart from a node, checked with its replay).
+   * Another saved version for a restart to run, whose graph above the restart must be
+   * unchanged (for a restart from a node, checked with its replay).
    */
-  async #targetOf(
+  async #onVersion(
     entry: ExecutionEntry,
     archived: Archived,
-    mode: RestartMode,
+    kind: RestartMode['kind'],
+    version: number,
   ): Promise<Pick<Launch, 'plan' | 'version'>> {
     const own = archived.launch;
-    const version = mode.kind === 'retry' ? undefined : mode.version;
-    if (version === undefined || version === own.version) return own;
     const plan = await this.#options.plans.version(entry.sessionId, entry.workflowId, version);
     if (plan === undefined) {
       throw new AppError('VERSION_NOT_FOUND', {
         params: { version, workflowId: entry.workflowId },
       });
     }
-    if (mode.kind === 'whole') {
+    if (kind === 'whole') {
       assertUnchangedAbove(own.plan, plan, aboveWholeRestart(own.plan, plan), {
         executionId: entry.executionId,
         version,
