@@ -318,4 +318,19 @@ export async function expectRepairsAfterCrash(servers: Restartable): Promise<voi
   });
   expect(differs.status).toBe(409);
   expect(differs.json.message).toContain("node 'double' differs");
+
+  // The audit keeps what each repair changed across a restart too: the entries that a later
+  // start forced to storage (the newest ones may be lost to a kill -9, as any audit entry).
+  await servers.crashAndBoot();
+  const audit = await servers.call('GET', `/api/control/audit?executionId=${id}`);
+  expect(
+    (audit.json.data as { command: string; outcome: string; detail?: string }[]).map(
+      ({ command, outcome, detail }) => [command, outcome, detail],
+    ),
+  ).toEqual(
+    expect.arrayContaining([
+      ['RESTART_FROM_NODE', 'REFUSED', 'inputs: payload of nope edited'],
+      ['RESTART_FROM_NODE', 'APPLIED', `inputs: payload of ${String(first?.messageId)} edited`],
+    ]),
+  );
 }
