@@ -130,6 +130,7 @@ export const ERROR_CATALOGUE = {
     kind: 'operational',
     retryable: false,
     template: "Execution '{executionId}' ended {status} before a terminal message: {detail}",
+  },
   INPUT_MESSAGE_NOT_FOUND: {
     kind: 'user',
     retryable: false,
