@@ -9,6 +9,7 @@ import type {
   AuditLog,
   AuditQuery,
   EventBus,
+  Subscription,
   EventFeeds,
   ProgressHistory,
   SupervisorView,
@@ -21,6 +22,7 @@ import type {
   CheckpointView,
   NodeMessage,
   ExecutionEntry,
+  ExecutionEvent,
   ExecutionManager,
   ExecutionRecord,
   ExecutionRegistry,
@@ -36,6 +38,8 @@ import type {
 import { audited, auditedAsync } from './control-desk.js';
 import { assertLimitRanges } from './limit-ranges.js';
 import type { ControlDesk } from './control-desk.js';
+import { waitForRun } from './run-waiter.js';
+import type { RunWaitOptions, RunWaitOutcome } from './run-waiter.js';
 import { followEvents, followLogs, followProgress } from './execution-streams.js';
 import type { EventQuery, EventSink, StreamSources } from './execution-streams.js';
 import { logLines, progressSnapshot, searchPage } from './execution-views.js';
@@ -322,6 +326,22 @@ export class ExecutionService {
   ): void {
     const entry = this.#inSession(sessionId, executionId);
     EXECUTION_STREAMS[stream](this.#streams, entry, after, open());
+  }
+
+  /** Every event of one execution, as it is published, until the subscription is closed. */
+  watch(executionId: string, listener: (event: ExecutionEvent) => void): Subscription {
+    const { executionId: id } = this.#executions.require(executionId);
+    return this.#streams.bus.subscribe(
+      (event) => event.executionId === id,
+      (numbered) => {
+        listener(numbered.event);
+      },
+    );
+  }
+
+  /** Follows a run until it ends, waits for an approval, or `timeoutMs` passes. */
+  waitFor(executionId: string, options: RunWaitOptions): Promise<RunWaitOutcome> {
+    return waitForRun(this, executionId, options);
   }
 
   // --- Control commands, each reviewed and audited as sent by `actor` ---------------------

@@ -47,3 +47,4 @@ export {
   inputEditsSchema,
   replayVersionSchema,
 } from './repair-schemas.js';
+export type { LogEvent, RunWaitOptions, RunWaitOutcome } from './run-waiter.js';
