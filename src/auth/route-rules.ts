@@ -102,6 +102,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('GET', '/actuator/threaddump', 'ADMIN', 'global'),
   rule('POST', '/api/hooks/:sessionId/:workflowId', 'ADMIN', 'open'),
   rule('POST', '/mcp', 'VIEWER', 'tool'),
+  rule('GET', '/mcp', 'VIEWER', 'tool'),
+  rule('DELETE', '/mcp', 'VIEWER', 'tool'),
   rule('GET', '/v3/api-docs', 'VIEWER', 'open'),
   rule('GET', '/swagger-ui.html', 'VIEWER', 'open'),
 ];

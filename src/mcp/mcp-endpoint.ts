@@ -1,102 +1,138 @@
-// The tool endpoint at `/mcp` (SPEC "Tool endpoint"): Streamable HTTP without sessions, one
-// MCP server per request, guarded by the same keys as the REST API (the access hook has
-// checked the key; roles and sessions are checked per tool). Tools answer the REST call's
-// data as structured content, and refusals as `isError` results starting with the status.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+// The tool endpoint at `/mcp` (SPEC "Tool endpoint"): Streamable HTTP, guarded by the same keys
+// as the REST API (the access hook has checked the key; roles and sessions are checked per
+// tool, resource and prompt). A client that initializes gets a session (mcp-sessions.ts); a
+// request without one is answered on its own, as JSON, by a server made for it.
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyPluginCallback } from 'fastify';
-import type { Logger } from 'pino';
-import type { Principal } from '../auth/index.js';
-import { isAppError } from '../core/index.js';
-import { refusalText, ForbiddenError } from './error-mapping.js';
-import type { Tool, ToolCaller, ToolDeps } from './tool.js';
-import { checkRole, checkScope } from './tool-access.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import { createMcpServer } from './mcp-server.js';
+import type { McpServerOptions } from './mcp-server.js';
+import { McpSessions, ownerOf } from './mcp-sessions.js';
+import type { McpSession } from './mcp-sessions.js';
 
-export interface McpEndpointOptions {
-  readonly deps: ToolDeps;
-  readonly tools: readonly Tool[];
-  /** The server's version, named in the MCP handshake. */
-  readonly version: string;
-  readonly logger: Logger;
-}
+export type McpEndpointOptions = McpServerOptions;
 
 export const MCP_PATH = '/mcp';
 
-export const mcpEndpoint: FastifyPluginCallback<McpEndpointOptions> = (app, options, done) => {
-  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
-  const listed = options.tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-  }));
+const SESSION_HEADER = 'mcp-session-id';
 
-  const call = async (
-    tool: Tool,
-    args: unknown,
-    principal: Principal | null,
-  ): Promise<CallToolResult> => {
-    const caller: ToolCaller = {
-      actor: principal?.actor ?? null,
-      author: principal?.caller ?? 'anonymous',
-      sessions: principal?.sessions ?? null,
-    };
-    try {
-      checkRole(tool, principal);
-      const input = tool.parse(args);
-      checkScope(tool, input, principal, options.deps);
-      const data: unknown = await tool.call(input, options.deps, caller);
-      const structured = isRecord(data) ? data : { value: data };
-      return {
-        content: [{ type: 'text', text: JSON.stringify(structured) }],
-        structuredContent: structured,
-      };
-    } catch (error) {
-      if (
-        !(error instanceof ForbiddenError) &&
-        (!isAppError(error) || error.kind === 'unexpected')
-      ) {
-        options.logger.error({ err: error, tool: tool.name }, 'Tool call failed unexpectedly');
-      }
-      return { isError: true, content: [{ type: 'text', text: refusalText(error) }] };
+export const mcpEndpoint: FastifyPluginCallback<McpEndpointOptions> = (app, options, done) => {
+  const sessions = new McpSessions();
+  // Before the server stops listening: open event streams would keep it from closing.
+  app.addHook('preClose', async () => {
+    await sessions.closeAll();
+  });
+
+  /** The session a request names, or an answer saying it is not there (the client starts over). */
+  const sessionOf = (request: FastifyRequest, reply: FastifyReply): McpSession | undefined => {
+    const id = request.headers[SESSION_HEADER];
+    const session =
+      typeof id === 'string' ? sessions.find(id, ownerOf(request.principal)) : undefined;
+    if (session === undefined) {
+      answerRaw(reply, 404, { code: -32001, message: 'Session not found: send initialize again' });
     }
+    return session;
+  };
+
+  /** Hands a request to a session's transport, counting the streams it keeps open. */
+  const handle = async (
+    session: McpSession,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> => {
+    reply.hijack();
+    session.streams += 1;
+    reply.raw.on('close', () => {
+      session.streams -= 1;
+    });
+    await session.transport.handleRequest(request.raw, reply.raw, request.body);
   };
 
   app.post(MCP_PATH, async (request, reply) => {
-    const principal = request.principal;
-    // The low-level server: the tool list is made once, arguments are checked by the tools'
-    // own schemas, and refusals carry the HTTP status, which McpServer's handling would not.
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- see the comment above
-    const server = new Server(
-      { name: 'workflow-service', version: options.version },
-      { capabilities: { tools: {} } },
-    );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-    server.setRequestHandler(CallToolRequestSchema, (message) => {
-      const tool = byName.get(message.params.name);
-      if (tool === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${message.params.name}'`);
-      }
-      return call(tool, message.params.arguments, principal);
-    });
+    if (request.headers[SESSION_HEADER] !== undefined) {
+      const session = sessionOf(request, reply);
+      if (session !== undefined) await handle(session, request, reply);
+      return;
+    }
+    if (isInitializeRequest(request.body)) {
+      await openSession(request, reply);
+      return;
+    }
+    // A request on its own: one server for it, answered as JSON, ended with the request.
+    const connection = createMcpServer(options, request.principal, false);
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {
+      connection.close();
       void transport.close();
-      void server.close();
+      void connection.server.close();
     });
-    await server.connect(transport);
+    await connection.server.connect(transport);
     await transport.handleRequest(request.raw, reply.raw, request.body);
   });
+
+  const openSession = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const principal = request.principal;
+    const connection = createMcpServer(options, principal, true);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.add(id, {
+          transport,
+          connection,
+          principal,
+          owner: ownerOf(principal),
+          lastUsed: Date.now(),
+          streams: 0,
+        });
+      },
+      onsessionclosed: (id) => {
+        sessions.remove(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.remove(transport.sessionId);
+      connection.close();
+    };
+    await connection.server.connect(transport);
+    reply.hijack();
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+    // An initialize that failed opened no session: nothing keeps its server.
+    if (transport.sessionId === undefined) await connection.server.close();
+  };
+
+  // The stream of notifications of a session (GET) and its end (DELETE); without a session
+  // there is nothing to stream or end.
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: MCP_PATH,
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        if (request.headers[SESSION_HEADER] === undefined) {
+          reply.hijack();
+          reply.raw.setHeader('allow', 'POST');
+          answerRaw(reply, 405, { code: -32000, message: 'Method not allowed without a session' });
+          return;
+        }
+        const session = sessionOf(request, reply);
+        if (session !== undefined) await handle(session, request, reply);
+      },
+    });
+  }
   done();
 };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A JSON-RPC error written past Fastify: the endpoint speaks JSON-RPC, not the envelope. */
+function answerRaw(
+  reply: FastifyReply,
+  status: number,
+  error: { readonly code: number; readonly message: string },
+): void {
+  if (!reply.sent) reply.hijack();
+  const raw: ServerResponse = reply.raw;
+  raw.writeHead(status, { 'content-type': 'application/json' });
+  raw.end(JSON.stringify({ jsonrpc: '2.0', id: null, error }));
 }

@@ -37,16 +37,51 @@ export interface ToolArguments {
   readonly executionId?: string | undefined;
 }
 
-export interface Tool {
+/** What a caller needs to use a tool, resource or prompt (SPEC "Roles"). */
+export interface AccessRule {
   readonly name: string;
   readonly role: Role;
   readonly scope: ToolScope;
+  /** How refusals name it; `tool` when left out. */
+  readonly noun?: 'tool' | 'resource' | 'prompt';
+}
+
+/** The level of a log notification (MCP `notifications/message`). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
+
+/** What an approval question answers: approve or reject, with an optional comment. */
+export interface ApprovalAnswer {
+  readonly approved: boolean;
+  readonly comment?: string | undefined;
+}
+
+/**
+ * What the connection offers a running tool call: progress and log notifications to the
+ * client, and a question to the client's user where the client can ask one.
+ */
+export interface ToolContext {
+  readonly signal: AbortSignal;
+  progress(done: number, total: number, message: string): void;
+  log(level: LogLevel, logger: string, data: unknown): void;
+  /** Asks the user; undefined when the client cannot ask, declined or cancelled. */
+  readonly ask: ((question: string) => Promise<ApprovalAnswer | undefined>) | undefined;
+}
+
+/** A context that reports nothing: for calls over a connection that cannot carry more. */
+export const QUIET_CONTEXT: ToolContext = {
+  signal: new AbortController().signal,
+  progress: () => undefined,
+  log: () => undefined,
+  ask: undefined,
+};
+
+export interface Tool extends AccessRule {
   readonly description: string;
   /** JSON Schema of the arguments, as `tools/list` shows it. */
   readonly inputSchema: { readonly type: 'object'; readonly [key: string]: unknown };
   /** The parsed arguments; a `VALIDATION_FAILED` error names every field at fault. */
   parse(args: unknown): ToolArguments;
-  call(input: ToolArguments, deps: ToolDeps, caller: ToolCaller): unknown;
+  call(input: ToolArguments, deps: ToolDeps, caller: ToolCaller, context: ToolContext): unknown;
 }
 
 /** A tool whose `run` gets its arguments typed by `input`, a strict object schema. */
@@ -60,6 +95,7 @@ export function defineTool<Shape extends z.ZodRawShape>(spec: {
     input: z.output<z.ZodObject<Shape, z.core.$strict>>,
     deps: ToolDeps,
     caller: ToolCaller,
+    context: ToolContext,
   ): unknown;
 }): Tool {
   const schema = z.strictObject(spec.input);
@@ -77,14 +113,18 @@ export function defineTool<Shape extends z.ZodRawShape>(spec: {
       }
       return parsed.value;
     },
-    call: (input, deps, caller) =>
-      spec.run(input as z.output<z.ZodObject<Shape, z.core.$strict>>, deps, caller),
+    call: (input, deps, caller, context) =>
+      spec.run(input as z.output<z.ZodObject<Shape, z.core.$strict>>, deps, caller, context),
   };
 }
 
-/** An identifier argument: a non-empty string. */
-export const id = (label: string): z.ZodString =>
-  z.string({ error: `${label} must be a string` }).min(1, `${label} must not be empty`);
+/** An identifier argument: a non-empty string, described for a model with an example. */
+export const id = (label: string, description?: string): z.ZodString => {
+  const schema = z
+    .string({ error: `${label} must be a string` })
+    .min(1, `${label} must not be empty`);
+  return description === undefined ? schema : schema.describe(description);
+};
 
 /** Lists are answered as `{ items }`: a tool's structured content is an object. */
 export function items<T>(list: readonly T[]): { readonly items: readonly T[] } {

@@ -7,9 +7,14 @@ import type { InputEdit } from '../../executions/index.js';
 import { inputEditsSchema, replayVersionSchema } from '../../services/index.js';
 import type { ExecutionService } from '../../services/index.js';
 import { defineTool, id, items } from '../tool.js';
+import { followRun } from './run-following.js';
 import type { ToolCaller } from '../tool.js';
 
 const STATUSES = EXECUTION_STATUSES;
+
+/** How long `start_workflow` follows a run when asked to wait. */
+const DEFAULT_WAIT_SECONDS = 60;
+const MAX_WAIT_SECONDS = 3600;
 
 /** Execution tools: `sessionId` is optional, but a session-limited key must give it. */
 const execution = { executionId: id('executionId'), sessionId: id('sessionId').optional() };
@@ -127,16 +132,45 @@ export const executionTools = [
     role: 'OPERATOR',
     scope: 'session',
     description:
-      'Starts a workflow of a session with an optional payload and priority; answers the executionId and its status (RUNNING or QUEUED). The same idempotencyKey within its window answers the first start and starts nothing.',
+      'Starts a workflow of a session with an optional payload and priority; answers the executionId and its status (RUNNING or QUEUED). The same idempotencyKey within its window answers the first start and starts nothing. With wait: true it follows the run for up to timeoutSeconds, sending progress (nodes done of nodes total) and log notifications, asks the user to approve or reject where the run waits for an approval and the client can ask, and answers the final execution with finished, status and any pendingApprovals.',
     input: {
-      sessionId: id('sessionId'),
-      workflowId: id('workflowId'),
-      payload: z.unknown().optional(),
-      priority: integer('priority').optional(),
-      idempotencyKey: id('idempotencyKey').optional(),
+      sessionId: id('sessionId', 'The session of the workflow, e.g. "demo".'),
+      workflowId: id('workflowId', 'The workflow to start, e.g. "hello".'),
+      payload: z
+        .unknown()
+        .optional()
+        .describe('What the trigger node emits, any JSON, e.g. {"name": "Ada"}.'),
+      priority: integer('priority')
+        .optional()
+        .describe('Higher runs first when the run must queue for a slot, e.g. 5; default 0.'),
+      idempotencyKey: id(
+        'idempotencyKey',
+        'Makes a repeated start answer the first one instead of starting again, e.g. "order-4711".',
+      ).optional(),
+      wait: z
+        .boolean({ error: 'wait must be a boolean' })
+        .default(false)
+        .describe(
+          'Follow the run until it ends or waits for an approval, e.g. true; default false.',
+        ),
+      timeoutSeconds: integer('timeoutSeconds')
+        .min(1, 'timeoutSeconds must be at least 1')
+        .max(MAX_WAIT_SECONDS, `timeoutSeconds must be at most ${MAX_WAIT_SECONDS}`)
+        .default(DEFAULT_WAIT_SECONDS)
+        .describe(
+          `With wait: how long to follow the run before answering where it is, e.g. 120; default ${DEFAULT_WAIT_SECONDS}.`,
+        ),
     },
-    run: ({ idempotencyKey, ...request }, { executions }, caller) =>
-      executions.start(request, { idempotencyKey, reach: caller.sessions }),
+    run: async (
+      { idempotencyKey, wait, timeoutSeconds, ...request },
+      { executions },
+      caller,
+      context,
+    ) => {
+      const started = await executions.start(request, { idempotencyKey, reach: caller.sessions });
+      if (!wait) return started;
+      return followRun(executions, started.executionId, timeoutSeconds * 1000, context, caller);
+    },
   }),
   defineTool({
     name: 'get_workflow_status',
