@@ -47,4 +47,4 @@ export {
   inputEditsSchema,
   replayVersionSchema,
 } from './repair-schemas.js';
-export type { LogEvent, RunWaitOptions, RunWaitOutcome } from './run-waiter.js';
+export type { RunLogLine, RunWaitOptions, RunWaitOutcome } from './run-waiter.js';

@@ -3,16 +3,18 @@
 // way (progress, log lines) in their own protocol; the rules of waiting are written once here.
 import type { Subscription } from '../events/index.js';
 import { isStateEvent, isTerminalExecutionStatus } from '../executions/index.js';
-import type { Approval, ExecutionEvent } from '../executions/index.js';
+import type { Approval, ExecutionEvent, LogEntry } from '../executions/index.js';
+import type { LogQuery } from './execution-views.js';
 import type { ProgressSnapshot } from './execution-views.js';
 
-/** A log line of a run as its event carries it. */
-export type LogEvent = Extract<ExecutionEvent, { readonly kind: 'log' }>;
+/** A log line of a run, as it is stored and as its event carries it. */
+export type RunLogLine = Pick<LogEntry, 'seq' | 'nodeId' | 'level' | 'message' | 'fields'>;
 
 /** What waiting reads of an execution. */
 export interface RunSource {
   status(executionId: string): ProgressSnapshot;
   approvals(executionId: string): Approval[];
+  logs(executionId: string, query: LogQuery): LogEntry[];
   watch(executionId: string, listener: (event: ExecutionEvent) => void): Subscription;
 }
 
@@ -22,7 +24,8 @@ export interface RunWaitOptions {
   readonly signal?: AbortSignal | undefined;
   /** Each change of a node or run status, with the progress it makes. */
   readonly onProgress?: ((snapshot: ProgressSnapshot) => void) | undefined;
-  readonly onLog?: ((line: LogEvent) => void) | undefined;
+  /** Each log line once, in order: the stored ones first, so a fast run loses none. */
+  readonly onLog?: ((line: RunLogLine) => void) | undefined;
 }
 
 /**
@@ -68,12 +71,20 @@ export function waitForRun(
       const approvals = source.approvals(executionId);
       if (approvals.length > 0) finish({ kind: 'approval', execution, approvals });
     };
+    let logged = 0;
+    const log = (line: RunLogLine): void => {
+      if (line.seq <= logged) return;
+      logged = line.seq;
+      options.onLog?.(line);
+    };
     const subscription = source.watch(executionId, (event) => {
       if (done) return;
-      if (event.kind === 'log') options.onLog?.(event);
+      if (event.kind === 'log') log(event);
       else if (isStateEvent(event.kind)) options.onProgress?.(source.status(executionId));
       if (isStateEvent(event.kind) || event.kind === 'approval.requested') check();
     });
+    // Lines written before the subscription: the run may have gone far while it was started.
+    if (options.onLog !== undefined) for (const line of source.logs(executionId, {})) log(line);
     const timer = setTimeout(giveUp, options.timeoutMs);
     options.signal?.addEventListener('abort', giveUp, { once: true });
     if (options.signal?.aborted === true) giveUp();

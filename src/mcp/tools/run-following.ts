@@ -41,12 +41,16 @@ export async function followRun(
   };
   reportProgress(executions.status(executionId));
   const asked = new Set<string>();
+  // Each wait replays the stored lines; those sent by an earlier wait are not sent again.
+  let logged = 0;
   for (;;) {
     const outcome: RunWaitOutcome = await executions.waitFor(executionId, {
       timeoutMs: Math.max(0, deadline - Date.now()),
       signal: context.signal,
       onProgress: reportProgress,
       onLog: (line) => {
+        if (line.seq <= logged) return;
+        logged = line.seq;
         context.log(LEVELS[line.level] ?? 'info', line.nodeId, {
           message: line.message,
           executionId,
