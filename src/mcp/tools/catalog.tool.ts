@@ -80,7 +80,7 @@ export const catalogTools = [
     role: 'VIEWER',
     scope: 'global',
     description: 'Describes one plugin type: kind, configuration JSON Schema and output ports.',
-    input: { type: id('type') },
+    input: { type: id('type', 'A node type of this build, e.g. "MAPPER" (see list_plugins).') },
     run: ({ type }, { plugins }) => {
       const description = plugins.describe(type);
       if (description === undefined)

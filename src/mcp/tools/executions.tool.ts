@@ -7,6 +7,14 @@ import type { InputEdit } from '../../executions/index.js';
 import { inputEditsSchema, replayVersionSchema } from '../../services/index.js';
 import type { ExecutionService } from '../../services/index.js';
 import { defineTool, id, items } from '../tool.js';
+import {
+  executionId,
+  integer,
+  nodeId,
+  optionalSession,
+  sessionId,
+  workflowId,
+} from './arguments.js';
 import { followRun } from './run-following.js';
 import type { ToolCaller } from '../tool.js';
 
@@ -17,8 +25,8 @@ const DEFAULT_WAIT_SECONDS = 60;
 const MAX_WAIT_SECONDS = 3600;
 
 /** Execution tools: `sessionId` is optional, but a session-limited key must give it. */
-const execution = { executionId: id('executionId'), sessionId: id('sessionId').optional() };
-const node = { ...execution, nodeId: id('nodeId') };
+const execution = { executionId, sessionId: optionalSession };
+const node = { ...execution, nodeId };
 
 const RUN_ACTIONS = [
   'PAUSE',
@@ -38,15 +46,21 @@ type Action = (typeof RUN_ACTIONS)[number];
 const action = z
   .string({ error: 'action must be a string' })
   .transform((text) => text.toUpperCase())
-  .pipe(z.enum(RUN_ACTIONS, { error: `action must be one of ${RUN_ACTIONS.join(', ')}` }));
-
-const integer = (label: string) =>
-  z.number({ error: `${label} must be an integer` }).int(`${label} must be an integer`);
+  .pipe(z.enum(RUN_ACTIONS, { error: `action must be one of ${RUN_ACTIONS.join(', ')}` }))
+  .describe(`What to do, case-insensitive: one of ${RUN_ACTIONS.join(', ')}, e.g. "PAUSE".`);
 
 /** What a restart may change (docs/run-repair.md); other actions refuse it. */
 const repair = {
-  inputs: inputEditsSchema.optional(),
-  version: replayVersionSchema.optional(),
+  inputs: inputEditsSchema
+    .optional()
+    .describe(
+      'For RESTART_FROM_NODE: edits of the messages the node received; each names a received messageId with its new payload, or gives a payload alone to add a message, e.g. [{"messageId": "m-1", "payload": {"qty": 2}}].',
+    ),
+  version: replayVersionSchema
+    .optional()
+    .describe(
+      'For RESTART and RESTART_FROM_NODE: a saved version to run instead of the run\'s own, when the graph above the restart is unchanged, e.g. 3.',
+    ),
 };
 
 interface Repair {
@@ -134,8 +148,8 @@ export const executionTools = [
     description:
       'Starts a workflow of a session with an optional payload and priority; answers the executionId and its status (RUNNING or QUEUED). The same idempotencyKey within its window answers the first start and starts nothing. With wait: true it follows the run for up to timeoutSeconds, sending progress (nodes done of nodes total) and log notifications, asks the user to approve or reject where the run waits for an approval and the client can ask, and answers the final execution with finished, status and any pendingApprovals.',
     input: {
-      sessionId: id('sessionId', 'The session of the workflow, e.g. "demo".'),
-      workflowId: id('workflowId', 'The workflow to start, e.g. "hello".'),
+      sessionId,
+      workflowId,
       payload: z
         .unknown()
         .optional()
@@ -187,15 +201,17 @@ export const executionTools = [
     scope: 'session',
     description: 'Lists the executions of a session, newest first, by workflow and status.',
     input: {
-      sessionId: id('sessionId'),
-      workflowId: id('workflowId').optional(),
+      sessionId,
+      workflowId: workflowId.optional().describe('Only runs of this workflow, e.g. "hello".'),
       status: z
         .enum(STATUSES, { error: `status must be one of ${STATUSES.join(', ')}` })
-        .optional(),
+        .optional()
+        .describe(`Only runs in this status, one of ${STATUSES.join(', ')}, e.g. "FAILURE".`),
       limit: integer('limit')
         .min(1, 'limit must be at least 1')
         .max(1000, 'limit must be at most 1000')
-        .default(100),
+        .default(100)
+        .describe('At most this many runs, 1 to 1000, e.g. 20; default 100.'),
     },
     run: ({ sessionId, ...query }, { executions }) => items(executions.history(sessionId, query)),
   }),
@@ -207,8 +223,13 @@ export const executionTools = [
       'Reads the node log lines of an execution, optionally of one node and after a sequence number.',
     input: {
       ...execution,
-      nodeId: id('nodeId').optional(),
-      after: integer('after').min(0, 'after must be at least 0').optional(),
+      nodeId: nodeId.optional().describe('Only lines of this node, e.g. "greet".'),
+      after: integer('after')
+        .min(0, 'after must be at least 0')
+        .optional()
+        .describe(
+          'Only lines after this sequence number (the seq of a line read before), e.g. 42.',
+        ),
     },
     run: ({ executionId, nodeId, after }, { executions }) =>
       items(executions.logs(executionId, { nodeId, after })),
@@ -228,7 +249,16 @@ export const executionTools = [
     scope: 'execution',
     description:
       'Lists the approvals WAIT_FOR_SIGNAL nodes wait for: of one execution, or of a whole session.',
-    input: { executionId: id('executionId').optional(), sessionId: id('sessionId').optional() },
+    input: {
+      executionId: executionId
+        .optional()
+        .describe(
+          'The execution whose approvals to list, e.g. "3f2c9a70-1d2e-4b8f-9c61-0a7d5e4b2c11".',
+        ),
+      sessionId: sessionId
+        .optional()
+        .describe('The session whose approvals to list (or of the execution), e.g. "demo".'),
+    },
     run: ({ executionId, sessionId }, { executions }) => {
       if (executionId !== undefined) return items(executions.approvals(executionId));
       if (sessionId !== undefined) return items(executions.sessionApprovals(sessionId));
@@ -242,7 +272,14 @@ export const executionTools = [
     role: 'OPERATOR',
     scope: 'execution',
     description: `Steers an execution: action ${RUN_ACTIONS.join(', ')} (case-insensitive). RESTART_FROM_NODE and RETRY need nodeId; RESTART, RESTART_FROM_NODE, RETRY and RECOVER answer the new execution. RESTART_FROM_NODE takes inputs (edits of what the node received: messageId and payload, or a payload alone to add a message); RESTART and RESTART_FROM_NODE take version (a saved version to run when the graph above the restart is unchanged).`,
-    input: { ...execution, action, nodeId: id('nodeId').optional(), ...repair },
+    input: {
+      ...execution,
+      action,
+      nodeId: nodeId
+        .optional()
+        .describe('The node, mandatory for RESTART_FROM_NODE and RETRY, e.g. "greet".'),
+      ...repair,
+    },
     run: ({ executionId, action: command, nodeId, inputs, version }, { executions }, caller) =>
       controlRun(executions, caller, executionId, command, nodeId, { inputs, version }),
   }),
@@ -273,7 +310,13 @@ export const executionTools = [
     scope: 'execution',
     description:
       'Sets (enabled, the default) or clears a breakpoint on a node: the node waits after each message until resumed or stepped. Answers the execution breakpoints.',
-    input: { ...node, enabled: z.boolean({ error: 'enabled must be a boolean' }).default(true) },
+    input: {
+      ...node,
+      enabled: z
+        .boolean({ error: 'enabled must be a boolean' })
+        .default(true)
+        .describe('true sets the breakpoint, false clears it, e.g. false; default true.'),
+    },
     run: ({ executionId, nodeId, enabled }, { executions }, { actor }) => ({
       nodeIds: executions.setBreakpoint(executionId, nodeId, enabled, actor),
     }),
@@ -286,10 +329,21 @@ export const executionTools = [
       'Answers the approval a WAIT_FOR_SIGNAL node waits for: approved true or false, for messageId (default: the oldest wait of the node), with an optional comment and payload.',
     input: {
       ...node,
-      approved: z.boolean({ error: 'approved must be a boolean' }),
-      messageId: id('messageId').optional(),
-      comment: z.string({ error: 'comment must be a string' }).optional(),
-      payload: z.unknown().optional(),
+      approved: z
+        .boolean({ error: 'approved must be a boolean' })
+        .describe('true approves, false rejects, e.g. true.'),
+      messageId: id(
+        'messageId',
+        'The waiting message to answer, from list_pending_approvals, e.g. "m-1a2b"; default the oldest of the node.',
+      ).optional(),
+      comment: z
+        .string({ error: 'comment must be a string' })
+        .optional()
+        .describe('Why, kept in the audit, e.g. "checked the order".'),
+      payload: z
+        .unknown()
+        .optional()
+        .describe('A replacement for the waiting message payload, any JSON, e.g. {"order": 7}.'),
     },
     run: ({ executionId, nodeId, approved, messageId, comment, payload }, { executions }, caller) =>
       executions.signal(
@@ -323,12 +377,34 @@ export const executionTools = [
     description:
       'Changes admission limits without a restart; a limit given as null is turned off, one left out stays.',
     input: {
-      maxConcurrent: integer('maxConcurrent').min(1).nullable().optional(),
-      maxPerSession: integer('maxPerSession').min(1).nullable().optional(),
-      maxPerWorkflow: integer('maxPerWorkflow').min(1).nullable().optional(),
-      onLimit: z.enum(['REJECT', 'QUEUE'], { error: 'onLimit must be REJECT or QUEUE' }).optional(),
-      queueCapacity: integer('queueCapacity').min(0).optional(),
-      queueTimeout: integer('queueTimeout').min(1).nullable().optional(),
+      maxConcurrent: integer('maxConcurrent')
+        .min(1)
+        .nullable()
+        .optional()
+        .describe('Runs at once on the server, null for no limit, e.g. 8.'),
+      maxPerSession: integer('maxPerSession')
+        .min(1)
+        .nullable()
+        .optional()
+        .describe('Runs at once per session, null for no limit, e.g. 4.'),
+      maxPerWorkflow: integer('maxPerWorkflow')
+        .min(1)
+        .nullable()
+        .optional()
+        .describe('Runs at once per workflow, null for no limit, e.g. 2.'),
+      onLimit: z
+        .enum(['REJECT', 'QUEUE'], { error: 'onLimit must be REJECT or QUEUE' })
+        .optional()
+        .describe('What a start over a limit gets: REJECT or QUEUE, e.g. "QUEUE".'),
+      queueCapacity: integer('queueCapacity')
+        .min(0)
+        .optional()
+        .describe('Starts the queue holds at most, e.g. 100.'),
+      queueTimeout: integer('queueTimeout')
+        .min(1)
+        .nullable()
+        .optional()
+        .describe('Seconds a start may wait in the queue, null for no limit, e.g. 300.'),
     },
     run: (input, { executions }, caller) => executions.setLimits(input, caller.actor),
   }),
@@ -337,7 +413,10 @@ export const executionTools = [
     role: 'ADMIN',
     scope: 'execution',
     description: 'Changes the priority of an execution waiting for a slot.',
-    input: { ...execution, priority: integer('priority') },
+    input: {
+      ...execution,
+      priority: integer('priority').describe('The new priority, higher runs first, e.g. 10.'),
+    },
     run: ({ executionId, priority }, { executions }, caller) =>
       executions.setPriority(executionId, priority, caller.actor),
   }),

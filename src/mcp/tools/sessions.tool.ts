@@ -1,13 +1,10 @@
 // Sessions and workflows (SPEC "Workflow and session calls", "Versioning"; CONTRACT 4).
 import { z } from 'zod';
-import { createSessionSchema, workflowDefinitionSchema } from '../../services/index.js';
-import { defineTool, id, items } from '../tool.js';
+import { defineTool, items } from '../tool.js';
+import { newSession, sessionId, version, workflowDefinition, workflowId } from './arguments.js';
 
-const session = { sessionId: id('sessionId') };
-const workflow = { ...session, workflowId: id('workflowId') };
-const version = z
-  .union([z.string(), z.number().int()], { error: 'version must be a version number' })
-  .transform(String);
+const session = { sessionId };
+const workflow = { ...session, workflowId };
 
 export const sessionTools = [
   defineTool({
@@ -49,7 +46,11 @@ export const sessionTools = [
     role: 'VIEWER',
     scope: 'session',
     description: 'Compares two saved versions: nodes and edges added, removed and changed.',
-    input: { ...workflow, from: version, to: version },
+    input: {
+      ...workflow,
+      from: version.describe('The older version to compare, e.g. 1.'),
+      to: version.describe('The newer version to compare, e.g. 2.'),
+    },
     run: ({ sessionId, workflowId, from, to }, { sessions }) =>
       sessions.diffVersions(sessionId, workflowId, from, to),
   }),
@@ -72,7 +73,8 @@ export const sessionTools = [
       version,
       note: z
         .string({ error: 'note must be a string' })
-        .max(1024, 'note must be at most 1024 characters'),
+        .max(1024, 'note must be at most 1024 characters')
+        .describe('The note, at most 1024 characters, e.g. "the one that worked".'),
     },
     run: ({ sessionId, workflowId, version: target, note }, { sessions }) =>
       sessions.noteVersion(sessionId, workflowId, target, note),
@@ -83,7 +85,7 @@ export const sessionTools = [
     scope: 'global',
     description:
       'Creates a session (name and initiator are mandatory), optionally with workflows. See get_session_creation_instructions.',
-    input: createSessionSchema.shape,
+    input: newSession,
     run: (input, { sessions }, caller) => sessions.createSession(input, caller.author),
   }),
   defineTool({
@@ -103,7 +105,7 @@ export const sessionTools = [
     scope: 'session',
     description:
       'Defines or replaces a workflow of a session: each call saves a new version (at most 20 are kept).',
-    input: { ...session, workflow: workflowDefinitionSchema },
+    input: { ...session, workflow: workflowDefinition },
     run: ({ sessionId, workflow: definition }, { sessions }, caller) =>
       sessions.defineWorkflow(sessionId, definition, caller.author, caller.sessions),
   }),
@@ -124,7 +126,7 @@ export const sessionTools = [
     scope: 'global',
     description:
       'Checks a draft workflow by the rules of execution without saving it: valid or not, why, and the output ports of each node.',
-    input: { workflow: workflowDefinitionSchema },
+    input: { workflow: workflowDefinition },
     run: ({ workflow: definition }, { sessions }) => sessions.validate(definition),
   }),
 ];
