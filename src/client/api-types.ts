@@ -1057,16 +1057,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Follow the notifications of an MCP session
+         * @description The stream of notifications of an MCP session that belong to no request (resource updates). 405 without a session, 404 for a session that is not there or belongs to another key. Any valid key gets in; each tool, resource and prompt checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key.
+         *
+         *     Required role: per tool.
+         */
+        get: operations["streamToolNotifications"];
         put?: never;
         /**
          * Call the tool endpoint
-         * @description MCP over Streamable HTTP: a JSON-RPC 2.0 request in, its JSON-RPC response out. Any valid key gets in; each tool checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key. `tools/list` describes every tool.
+         * @description MCP over Streamable HTTP: a JSON-RPC 2.0 request in, its JSON-RPC response out (as JSON, or as server-sent events within an MCP session). `initialize` opens a session (the `Mcp-Session-Id` header of the answer); `tools/list` describes every tool. Any valid key gets in; each tool, resource and prompt checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key.
          *
          *     Required role: per tool.
          */
         post: operations["callTool"];
-        delete?: never;
+        /**
+         * End an MCP session
+         * @description Ends an MCP session. 405 without a session, 404 for a session that is not there or belongs to another key. Any valid key gets in; each tool, resource and prompt checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key.
+         *
+         *     Required role: per tool.
+         */
+        delete: operations["endToolSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7595,6 +7607,64 @@ export interface operations {
             };
         };
     };
+    streamToolNotifications: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The MCP session */
+                "mcp-session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON-RPC notifications of the session as server-sent events, open until the client leaves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jsonrpc?: string;
+                        /** @enum {object|null} */
+                        id?: never | null;
+                        error?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description A JSON-RPC error */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jsonrpc?: string;
+                        /** @enum {object|null} */
+                        id?: never | null;
+                        error?: Record<string, never>;
+                    };
+                };
+            };
+        };
+    };
     callTool: {
         parameters: {
             query?: never;
@@ -7642,6 +7712,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jsonrpc?: string;
+                        /** @enum {object|null} */
+                        id?: never | null;
+                        error?: Record<string, never>;
+                    };
+                };
+            };
+        };
+    };
+    endToolSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The MCP session */
+                "mcp-session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jsonrpc?: string;
+                        /** @enum {object|null} */
+                        id?: never | null;
+                        error?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description A JSON-RPC error */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jsonrpc?: string;
+                        /** @enum {object|null} */
+                        id?: never | null;
+                        error?: Record<string, never>;
+                    };
+                };
             };
         };
     };

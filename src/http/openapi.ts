@@ -20,34 +20,80 @@ type TransformInput = Parameters<ReturnType<typeof createJsonSchemaTransform>>[0
 const KEYED = [{ bearerAuth: [] }, { apiKey: [] }];
 
 /** `/mcp` speaks JSON-RPC 2.0 (MCP Streamable HTTP), not the envelope; roles are per tool. */
-const TOOL_ENDPOINT = {
-  description:
-    'MCP over Streamable HTTP: a JSON-RPC 2.0 request in, its JSON-RPC response out. Any valid key gets in; each tool checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key. `tools/list` describes every tool.\n\nRequired role: per tool.',
-  'x-required-role': 'per tool',
-  body: {
-    type: 'object',
-    description: 'A JSON-RPC 2.0 request or notification',
-    properties: {
-      jsonrpc: { type: 'string', enum: ['2.0'] },
-      id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
-      method: { type: 'string' },
-      params: { type: 'object' },
-    },
-    required: ['jsonrpc', 'method'],
+const TOOL_ACCESS =
+  'Any valid key gets in; each tool, resource and prompt checks its role (VIEWER, OPERATOR or ADMIN) and the sessions of the key.\n\nRequired role: per tool.';
+
+const NO_KEY = { description: 'No key, or a key the server does not know', type: 'null' } as const;
+
+const JSON_RPC_ERROR = {
+  description: 'A JSON-RPC error',
+  type: 'object',
+  properties: {
+    jsonrpc: { type: 'string' },
+    id: { type: 'null' },
+    error: { type: 'object' },
   },
-  response: {
-    '200': {
-      description: 'The JSON-RPC response',
+} as const;
+
+/** The session header a client got from `initialize`. */
+const SESSION_HEADER = {
+  type: 'object',
+  properties: { 'mcp-session-id': { type: 'string', description: 'The MCP session' } },
+  required: ['mcp-session-id'],
+} as const;
+
+const TOOL_ENDPOINT = {
+  POST: {
+    description: `MCP over Streamable HTTP: a JSON-RPC 2.0 request in, its JSON-RPC response out (as JSON, or as server-sent events within an MCP session). \`initialize\` opens a session (the \`Mcp-Session-Id\` header of the answer); \`tools/list\` describes every tool. ${TOOL_ACCESS}`,
+    'x-required-role': 'per tool',
+    body: {
       type: 'object',
+      description: 'A JSON-RPC 2.0 request or notification',
       properties: {
-        jsonrpc: { type: 'string' },
+        jsonrpc: { type: 'string', enum: ['2.0'] },
         id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
-        result: { type: 'object' },
-        error: { type: 'object' },
+        method: { type: 'string' },
+        params: { type: 'object' },
       },
+      required: ['jsonrpc', 'method'],
     },
-    '202': { description: 'A notification was accepted', type: 'null' },
-    '401': { description: 'No key, or a key the server does not know', type: 'null' },
+    response: {
+      '200': {
+        description: 'The JSON-RPC response',
+        type: 'object',
+        properties: {
+          jsonrpc: { type: 'string' },
+          id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+          result: { type: 'object' },
+          error: { type: 'object' },
+        },
+      },
+      '202': { description: 'A notification was accepted', type: 'null' },
+      '401': NO_KEY,
+      '404': JSON_RPC_ERROR,
+    },
+  },
+  GET: {
+    description: `The stream of notifications of an MCP session that belong to no request (resource updates). 405 without a session, 404 for a session that is not there or belongs to another key. ${TOOL_ACCESS}`,
+    'x-required-role': 'per tool',
+    headers: SESSION_HEADER,
+    response: {
+      '200': { description: 'Server-sent events', type: 'string' },
+      '401': NO_KEY,
+      '404': JSON_RPC_ERROR,
+      '405': JSON_RPC_ERROR,
+    },
+  },
+  DELETE: {
+    description: `Ends an MCP session. 405 without a session, 404 for a session that is not there or belongs to another key. ${TOOL_ACCESS}`,
+    'x-required-role': 'per tool',
+    headers: SESSION_HEADER,
+    response: {
+      '200': { description: 'The session is ended', type: 'null' },
+      '401': NO_KEY,
+      '404': JSON_RPC_ERROR,
+      '405': JSON_RPC_ERROR,
+    },
   },
 } as const;
 
@@ -92,10 +138,13 @@ export async function registerOpenApi(fastify: FastifyInstance): Promise<void> {
       const operation = operationOf(method, document.url);
       const role = rule === undefined ? 'ADMIN' : rule.scope === 'open' ? 'none (open)' : rule.role;
       const security = rule?.scope === 'open' ? [] : KEYED;
-      if (rule?.scope === 'tool') {
+      if (
+        rule?.scope === 'tool' &&
+        (method === 'GET' || method === 'POST' || method === 'DELETE')
+      ) {
         return {
           ...transformed,
-          schema: { ...transformed.schema, ...TOOL_ENDPOINT, security },
+          schema: { ...transformed.schema, ...TOOL_ENDPOINT[method], security },
         };
       }
       const lead = operation?.description === undefined ? '' : `${operation.description}\n\n`;

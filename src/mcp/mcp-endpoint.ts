@@ -109,7 +109,6 @@ export const mcpEndpoint: FastifyPluginCallback<McpEndpointOptions> = (app, opti
     app.route({
       method,
       url: MCP_PATH,
-      schema: { hide: true },
       handler: async (request, reply) => {
         if (request.headers[SESSION_HEADER] === undefined) {
           reply.hijack();

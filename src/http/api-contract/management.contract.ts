@@ -244,4 +244,21 @@ export const MANAGEMENT_OPERATIONS: OperationTable = {
     tag: 'Tool endpoint',
     answers: { 200: jsonBody('The JSON-RPC response', JsonRpcResponseSchema) },
   },
+  'GET /mcp': {
+    operationId: 'streamToolNotifications',
+    summary: 'Follow the notifications of an MCP session',
+    tag: 'Tool endpoint',
+    answers: {
+      200: text(
+        'JSON-RPC notifications of the session as server-sent events, open until the client leaves',
+        'text/event-stream',
+      ),
+    },
+  },
+  'DELETE /mcp': {
+    operationId: 'endToolSession',
+    summary: 'End an MCP session',
+    tag: 'Tool endpoint',
+    answers: { 200: empty('The session is ended') },
+  },
 };
