@@ -39,7 +39,7 @@ export class McpSessions {
   constructor(now: () => number = Date.now) {
     this.#now = now;
     this.#sweeper = setInterval(() => {
-      this.#sweep();
+      this.endIdle();
     }, SWEEP_INTERVAL_MS);
     this.#sweeper.unref();
   }
@@ -86,7 +86,8 @@ export class McpSessions {
     return session === undefined ? Promise.resolve() : session.transport.close();
   }
 
-  #sweep(): void {
+  /** Ends the sessions idle for longer than MCP_SESSION_IDLE_MS; runs every minute. */
+  endIdle(): void {
     const cutoff = this.#now() - MCP_SESSION_IDLE_MS;
     for (const [id, session] of this.#open) {
       if (session.streams === 0 && session.lastUsed < cutoff) void this.#end(id);

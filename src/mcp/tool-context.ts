@@ -5,6 +5,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type {
   ElicitRequestFormParams,
+  ElicitResult,
   LoggingLevel,
   ServerNotification,
   ServerRequest,
@@ -71,14 +72,20 @@ export function toolContext(extra: Extra, options: ContextOptions): ToolContext 
 }
 
 async function ask(extra: Extra, question: string): Promise<ApprovalAnswer | undefined> {
-  const result = await extra.sendRequest(
-    {
-      method: 'elicitation/create',
-      params: { mode: 'form', message: question, requestedSchema: APPROVAL_FORM },
-    },
-    ElicitResultSchema,
-    { signal: extra.signal },
-  );
+  let result: ElicitResult;
+  try {
+    result = await extra.sendRequest(
+      {
+        method: 'elicitation/create',
+        params: { mode: 'form', message: question, requestedSchema: APPROVAL_FORM },
+      },
+      ElicitResultSchema,
+      { signal: extra.signal },
+    );
+  } catch {
+    // A client that fails to ask, or a call given up, leaves the approval to signal_node.
+    return undefined;
+  }
   const decision = result.content?.decision;
   if (result.action !== 'accept' || (decision !== 'approve' && decision !== 'reject')) {
     return undefined;
