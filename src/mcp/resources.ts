@@ -7,7 +7,7 @@ import type { Principal } from '../auth/index.js';
 import { AppError } from '../core/index.js';
 import type { ExecutionEvent } from '../executions/index.js';
 import type { AccessRule, ToolDeps } from './tool.js';
-import { reachesSession } from './tool-access.js';
+import { mayUse, reachesSession } from './tool-access.js';
 
 /** The variables of a resource URI, by the argument names the tools use. */
 export type ResourceParams = Readonly<Record<string, string>>;
@@ -146,8 +146,14 @@ export async function listResources(
 ): Promise<{ uri: string; name: string; title: string; mimeType: string }[]> {
   const listed: { uri: string; name: string; title: string; mimeType: string }[] = [];
   const mimeType = 'application/json';
-  if (principal?.sessions == null) {
-    listed.push({ uri: 'svc://plugins', name: 'plugins', title: 'Plugin catalogue', mimeType });
+  const catalogue = RESOURCES.find((spec) => spec.uriTemplate === 'svc://plugins');
+  if (catalogue !== undefined && mayUse(catalogue, principal)) {
+    listed.push({
+      uri: catalogue.uriTemplate,
+      name: catalogue.name,
+      title: catalogue.title,
+      mimeType,
+    });
   }
   for (const session of await deps.sessions.listSessions()) {
     if (!reachesSession(principal, session.sessionId)) continue;
