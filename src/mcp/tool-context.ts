@@ -15,7 +15,7 @@ import type { ApprovalAnswer, LogLevel, ToolContext } from './tool.js';
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** MCP's log levels, least severe first (MCP "Logging"). */
-export const LOG_LEVELS: readonly LoggingLevel[] = [
+const LOG_LEVELS: readonly LoggingLevel[] = [
   'debug',
   'info',
   'notice',

@@ -67,14 +67,6 @@ export interface ToolContext {
   readonly ask: ((question: string) => Promise<ApprovalAnswer | undefined>) | undefined;
 }
 
-/** A context that reports nothing: for calls over a connection that cannot carry more. */
-export const QUIET_CONTEXT: ToolContext = {
-  signal: new AbortController().signal,
-  progress: () => undefined,
-  log: () => undefined,
-  ask: undefined,
-};
-
 export interface Tool extends AccessRule {
   readonly description: string;
   /** JSON Schema of the arguments, as `tools/list` shows it. */
