@@ -359,17 +359,25 @@ describe('Resources, prompts and completions with keys (SPEC Roles)', () => {
   });
 
   it('keeps an MCP session to the key that opened it', async () => {
-    const answer = await fetch(`${server.baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: 'Bearer viewer-key',
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': as('admin-key').sessionId as string,
-        'mcp-protocol-version': '2025-06-18',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
-    expect(answer.status).toBe(404);
+    const sessionId = as('admin-key').sessionId;
+    expect(sessionId).toEqual(expect.any(String));
+    const listTools = (key: string): Promise<Response> =>
+      fetch(`${server.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sessionId as string,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const own = await listTools('admin-key');
+    expect(own.status).toBe(200);
+    await own.body?.cancel();
+    const other = await listTools('viewer-key');
+    expect(other.status).toBe(404);
+    expect(await other.json()).toMatchObject({ error: { code: -32001 } });
   });
 });
