@@ -158,6 +158,38 @@ describe('Resources, prompts and completions on an open server', () => {
     expect(refused.message).toMatch(/^400 Only resources of executions change/);
   });
 
+  it('answers a request without a session on its own as JSON, but takes no subscription there', async () => {
+    const post = (body: unknown): Promise<Response> =>
+      fetch(`${server.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(body),
+      });
+    const answer = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'resources/read',
+      params: { uri: 'svc://sessions/res' },
+    });
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(answer.headers.get('mcp-session-id')).toBeNull();
+    expect(await answer.json()).toMatchObject({
+      result: { contents: [{ uri: 'svc://sessions/res' }] },
+    });
+    const subscribe = await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'resources/subscribe',
+      params: { uri: `svc://executions/${completedId}` },
+    });
+    expect(await subscribe.json()).toMatchObject({
+      error: { message: expect.stringMatching(/^Subscriptions need a session/) },
+    });
+  });
+
   it('lists three prompts with described arguments', async () => {
     const { prompts } = await mcp.client.listPrompts();
     expect(prompts.map((prompt) => [prompt.name, prompt.arguments?.map((a) => a.name)])).toEqual([
