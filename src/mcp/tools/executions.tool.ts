@@ -59,7 +59,7 @@ const repair = {
   version: replayVersionSchema
     .optional()
     .describe(
-      'For RESTART and RESTART_FROM_NODE: a saved version to run instead of the run\'s own, when the graph above the restart is unchanged, e.g. 3.',
+      "For RESTART and RESTART_FROM_NODE: a saved version to run instead of the run's own, when the graph above the restart is unchanged, e.g. 3.",
     ),
 };
 
