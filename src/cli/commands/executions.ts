@@ -274,7 +274,7 @@ export function registerExecutionCommands(program: Command, context: CommandCont
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  svc restart 6f1c2e0a-... --from shape\n  svc messages 6f1c2e0a-... shape --in --output json\n  svc restart 6f1c2e0a-... --from shape --input-file edits.json --workflow-version 3\n',
+      '\nExample:\n  svc restart 6f1c2e0a-... --from shape\n  svc messages 6f1c2e0a-... shape --in --output json\n  svc restart 6f1c2e0a-... --from shape --input-file edits.json --workflow-version 3\n',
     )
     .action(
       async (
