@@ -32,6 +32,7 @@ import {
   eventRoutes,
   executionControlRoutes,
   executionRoutes,
+  activationRoutes,
   hookRoutes,
   openApiRoutes,
   pluginRoutes,
@@ -47,7 +48,7 @@ import { Meters, createTracer, loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry, loadPluginDirectory } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
-import { ExecutionService, HookService, SessionService } from './services/index.js';
+import { AlwaysOn, ExecutionService, HookService, SessionService } from './services/index.js';
 import {
   FileExecutionLog,
   MemorySessionMemory,
@@ -369,6 +370,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
     progress,
   });
+  // Always-on workflows: kept going by the leading server only (docs/always-on.md).
+  const alwaysOn = new AlwaysOn({
+    sessions,
+    executions: executionService,
+    now: () => clock.now(),
+    warn: (fields, message) => {
+      loggers.app.warn(fields, message);
+    },
+  });
   const ruleSupervisors = startRuleSupervisors(settings['svc.supervisors'], {
     bus,
     executions,
@@ -379,6 +389,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await fastify.register(controlRoutes, { executions: executionService });
   await fastify.register(executionControlRoutes, { executions: executionService });
   await fastify.register(restartRoutes, { executions: executionService });
+  await fastify.register(activationRoutes, { alwaysOn });
   await fastify.register(hookRoutes, {
     hooks: new HookService({ sessions, executions: executionService, resolveConfig }),
   });
@@ -428,6 +439,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     // SPEC "Recover conditions": on boot with a durable execution log.
     await executions.boot({ autoResume: settings['svc.restart.auto-resume'] });
     audit.restore(journal.controls().map((control) => control.entry));
+    await alwaysOn.lead();
   } else {
     // With high availability the same recovery runs when this server becomes the leader.
     let interrupted: readonly string[] = [];
@@ -442,9 +454,15 @@ export async function createApp(options: AppOptions): Promise<App> {
         audit.restore(journal.controls().map((control) => control.entry));
       },
       lead: () => {
-        if (settings['svc.restart.auto-resume']) void executions.resumeInterrupted(interrupted);
+        void (async () => {
+          if (settings['svc.restart.auto-resume']) await executions.resumeInterrupted(interrupted);
+          await alwaysOn.lead();
+        })().catch((error: unknown) => {
+          loggers.app.error({ err: error }, 'Starting the always-on workflows failed');
+        });
       },
       fenced: (reason) => {
+        alwaysOn.close();
         // First: nothing more of this server's reaches the shared execution log.
         executions.fence(reason).catch((error: unknown) => {
           loggers.app.error(
@@ -460,6 +478,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   const close = async (): Promise<void> => {
+    alwaysOn.close();
     ruleSupervisors.close();
     await fastify.close();
     await executions.stopAll('Server stopping');
@@ -500,6 +519,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       return workers === undefined ? http : { ...http, workers };
     },
     async shutdown() {
+      // No run is started again while the running ones drain.
+      alwaysOn.close();
       await executions.shutdown(settings['svc.execution.shutdown-timeout'], loggers.app);
       await close();
     },

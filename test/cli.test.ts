@@ -362,4 +362,23 @@ describe('The svc command-line client', () => {
     expect((await svc(['resume', slow])).code).toBe(0);
     expect((await endOf(server, slow)).status).toBe('COMPLETED');
   });
+
+  it('turns a workflow always on and off, and lists which are on (docs/always-on.md)', async () => {
+    const on = await svc(['activate', 'runs/slow']);
+    expect(on.code, on.stderr).toBe(0);
+    const id = /^active; run (\S+)$/.exec(on.stdout.trim())?.[1] ?? '';
+    expect(id).not.toBe('');
+    const listed = await svc(['ls', 'workflows', 'runs']);
+    expect(listed.stdout).toMatch(/^WORKFLOW +VERSION +ACTIVE +UPDATED$/m);
+    expect(listed.stdout).toMatch(/^slow +\d+ +yes /m);
+    expect(listed.stdout).toMatch(/^fails +\d+ +no /m);
+    const off = await svc(['deactivate', 'runs/slow', '--output', 'json']);
+    expect(JSON.parse(off.stdout)).toEqual({
+      sessionId: 'runs',
+      workflowId: 'slow',
+      active: false,
+      executionId: null,
+    });
+    expect((await svc(['activate', 'slow'])).code).toBe(2);
+  });
 });

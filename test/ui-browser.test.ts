@@ -109,6 +109,29 @@ describe.skipIf(unavailable !== undefined)(
       expect(consoleErrors.filter((text) => !KEYLESS_READ.test(text))).toEqual([]);
     });
 
+    it('turns a workflow always on and off from the session page, saying which it is in words', async () => {
+      await page.goto(`${server.baseUrl}/sessions/demo`);
+      const row = page.getByRole('row').filter({ hasText: 'hello' });
+      await row.getByRole('button', { name: 'Activate hello' }).click();
+      await row.getByRole('button', { name: 'Deactivate hello' }).waitFor();
+      await row
+        .getByRole('cell')
+        .filter({ hasText: /^on Deactivate$/ })
+        .waitFor();
+      const listed = await server.call('GET', '/api/sessions/demo/workflows', { headers: ADMIN });
+      expect(
+        listed.json.data.find(
+          (workflow: { workflowId: string }) => workflow.workflowId === 'hello',
+        ),
+      ).toMatchObject({ active: true });
+      await row.getByRole('button', { name: 'Deactivate hello' }).click();
+      await row.getByRole('button', { name: 'Activate hello' }).waitFor();
+      const after = await server.call('GET', '/api/sessions/demo/workflows', { headers: ADMIN });
+      expect(
+        after.json.data.find((workflow: { workflowId: string }) => workflow.workflowId === 'hello'),
+      ).toMatchObject({ active: false });
+    });
+
     it('says plainly that the results and log lines of a run cut off by a server crash were not kept', async () => {
       const dir = await mkdtemp(path.join(tmpdir(), 'ui-history-'));
       // A server process of its own, without a key, killed while a run goes on.

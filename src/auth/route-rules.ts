@@ -48,6 +48,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     'ADMIN',
     'session',
   ),
+  rule('POST', '/api/sessions/:sessionId/workflows/:workflowId/activate', 'ADMIN', 'session'),
+  rule('POST', '/api/sessions/:sessionId/workflows/:workflowId/deactivate', 'ADMIN', 'session'),
   rule('GET', '/api/plugins', 'VIEWER', 'global'),
   rule('GET', '/api/plugins/:type', 'VIEWER', 'global'),
   rule('POST', '/api/workflow/start', 'OPERATOR', 'global'),

@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { EXIT, explain } from './cli-error.js';
 import { commandContext } from './command-context.js';
 import type { CommandContext } from './command-context.js';
+import { registerActivationCommands } from './commands/activation.js';
 import { registerContextCommands } from './commands/context.js';
 import { registerControlCommands } from './commands/controls.js';
 import { registerExecutionCommands } from './commands/executions.js';
@@ -59,6 +60,7 @@ export function createProgram(
   registerFileCommands(program, context);
   registerContextCommands(program, context);
   registerExecutionCommands(program, context);
+  registerActivationCommands(program, context);
   registerControlCommands(program, context);
   registerPluginCommands(program, context);
   return { program, context };

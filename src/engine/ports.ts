@@ -50,6 +50,8 @@ export interface WorkflowRecord {
   readonly createdAt: string;
   /** Oldest first; the last one is current. At most 20 are kept. */
   readonly versions: readonly WorkflowVersionRecord[];
+  /** Always-on (docs/always-on.md): the leading server keeps one run going. Absent: not. */
+  readonly active?: boolean;
 }
 
 /**

@@ -141,9 +141,12 @@ export class ExecutionManager {
     if (!this.isLeader) return Promise.reject(this.#notLeader());
     const key = options.idempotencyKey;
     const reach = options.reach ?? null;
-    if (key === undefined) return this.#startNew(request, reach);
+    const alwaysOn = options.alwaysOn === true;
+    if (key === undefined) return this.#startNew(request, reach, alwaysOn);
     return this.#idempotency
-      .once(key, this.#deps.ids, (executionId) => this.#startNew(request, reach, executionId))
+      .once(key, this.#deps.ids, (executionId) =>
+        this.#startNew(request, reach, alwaysOn, executionId),
+      )
       .then((executionId) => ({
         executionId,
         // Unknown here: its start was bound by a server that stopped before it recorded the
@@ -387,10 +390,11 @@ export class ExecutionManager {
   async #startNew(
     request: StartRequest,
     reach: readonly string[] | null,
+    alwaysOn: boolean,
     executionId?: string,
   ): Promise<StartAnswer> {
     const { plan, version } = await this.#plans.current(request.sessionId, request.workflowId);
-    return this.#admit({ request, plan, version, reach }, executionId);
+    return this.#admit({ request, plan, version, reach, alwaysOn }, executionId);
   }
 
   /** Admits a new execution, queues it or refuses it, like every start (SPEC rule: a slot). */

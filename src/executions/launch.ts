@@ -17,6 +17,8 @@ export interface StartOptions {
   readonly idempotencyKey?: string | undefined;
   /** Sessions the starting key may reach; null or absent: every session. */
   readonly reach?: readonly string[] | null | undefined;
+  /** The run of an always-on workflow (docs/always-on.md): no run deadline. */
+  readonly alwaysOn?: boolean;
 }
 
 export interface StartAnswer {
@@ -38,6 +40,8 @@ export interface Launch {
   readonly approvals?: ReadonlyMap<string, RecordedApproval>;
   /** Sessions the starting key may reach (StartOptions); absent: every session. */
   readonly reach?: readonly string[] | null | undefined;
+  /** The run of an always-on workflow: no run deadline. */
+  readonly alwaysOn?: boolean;
 }
 
 /** The key of a recorded approval: one answer per node and message. */

@@ -172,7 +172,7 @@ export class LiveRuns {
       plan,
       clock: new RunClock(options.clock, options.timers),
       services: this.#services,
-      deadlineMs: options.runDeadlineMs,
+      deadlineMs: launch.alwaysOn === true ? undefined : options.runDeadlineMs,
       events: recorder,
       host: recorder,
       replay: launch.replay,

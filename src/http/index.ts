@@ -17,6 +17,7 @@ export type { RouteEntry } from './route-table.js';
 export { renderErrorsDoc } from './errors-doc.js';
 export { executionRoutes } from './executions.routes.js';
 export { hookRoutes } from './hooks.routes.js';
+export { activationRoutes } from './activation.routes.js';
 export type { ExecutionRoutesOptions } from './executions.routes.js';
 export { ACTUATOR_ENDPOINTS, actuatorRoutes } from './actuator.routes.js';
 export type { ActuatorOptions } from './actuator.routes.js';

@@ -15,7 +15,7 @@ import type {
   SupervisorView,
   Supervisors,
 } from '../events/index.js';
-import { describeEdits } from '../executions/index.js';
+import { describeEdits, isTerminalExecutionStatus } from '../executions/index.js';
 import type {
   AdmissionLimits,
   Approval,
@@ -234,6 +234,14 @@ export class ExecutionService {
   search(search: ExecutionSearch): ExecutionPage {
     this.#executions.assertLeader();
     return searchPage(this.#registry, search);
+  }
+
+  /** A run of the workflow that has not ended, the newest; undefined when none. */
+  underWay(sessionId: string, workflowId: string): StartAnswer | undefined {
+    const entry = this.#registry
+      .search({ sessionId, workflowId })
+      .find((candidate) => !isTerminalExecutionStatus(candidate.status));
+    return entry && { executionId: entry.executionId, status: entry.status };
   }
 
   /** The run's first terminal message, its end without one, or nothing within `timeoutMs`. */

@@ -39,6 +39,8 @@ export {
   workflowDefinitionSchema,
 } from './api-schemas.js';
 export { HookService } from './hook-service.js';
+export { AlwaysOn } from './always-on.js';
+export type { Activation, AlwaysOnDeps } from './always-on.js';
 export type { HookAnswer, HookCall, HookServiceDeps } from './hook-service.js';
 export type { FirstResult } from './first-result.js';
 export {

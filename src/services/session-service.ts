@@ -56,6 +56,14 @@ export interface WorkflowSummary {
   readonly updatedAt: string;
   readonly nodes: number;
   readonly edges: number;
+  /** Always-on (docs/always-on.md): the server keeps one run of it going. */
+  readonly active: boolean;
+}
+
+/** A workflow named by its session. */
+export interface WorkflowRef {
+  readonly sessionId: string;
+  readonly workflowId: string;
 }
 
 export interface SavedWorkflow {
@@ -157,8 +165,28 @@ export class SessionService {
         updatedAt: current.createdAt,
         nodes: current.definition.nodes.length,
         edges: current.definition.edges.length,
+        active: workflow.active === true,
       };
     });
+  }
+
+  /** Turns a workflow always-on or off (docs/always-on.md); 404 for an unknown one. */
+  async setActive(sessionId: string, workflowId: string, active: boolean): Promise<void> {
+    await this.#lock.run(sessionId, async () => {
+      const { active: _was, ...workflow } = await this.#requireWorkflow(sessionId, workflowId);
+      await this.#deps.store.putWorkflow(active ? { ...workflow, active } : workflow);
+    });
+  }
+
+  /** Every always-on workflow of every session. */
+  async activeWorkflows(): Promise<WorkflowRef[]> {
+    const found: WorkflowRef[] = [];
+    for (const { sessionId } of await this.#deps.store.listSessions()) {
+      for (const workflow of await this.#deps.store.listWorkflows(sessionId)) {
+        if (workflow.active === true) found.push({ sessionId, workflowId: workflow.workflowId });
+      }
+    }
+    return found;
   }
 
   async getWorkflow(sessionId: string, workflowId: string): Promise<WorkflowDefinition> {
@@ -311,6 +339,8 @@ export class SessionService {
       workflowId: definition.workflowId,
       createdAt: existing?.createdAt ?? now,
       versions,
+      // A new version leaves an always-on workflow on.
+      ...(existing?.active === true ? { active: true } : {}),
     });
     await this.#deps.store.putSession({ ...session, updatedAt: now });
     return version;

@@ -7,6 +7,7 @@ import type { ApiSchemas } from '../../client/index.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { FOLLOW_INTERVAL_MS, followRun, pause, printRun } from '../run-view.js';
+import { workflowRefOf } from '../workflow-ref.js';
 
 type ExecutionStatus = ApiSchemas['ExecutionStatus'];
 
@@ -30,18 +31,7 @@ export function registerExecutionCommands(program: Command, context: CommandCont
         target: string,
         options: { payload?: string; priority?: string; follow?: boolean },
       ) => {
-        const [sessionId, workflowId, ...rest] = target.split('/');
-        if (
-          sessionId === undefined ||
-          workflowId === undefined ||
-          rest.length > 0 ||
-          sessionId === '' ||
-          workflowId === ''
-        ) {
-          throw new CliError(`Name the workflow as SESSION/WORKFLOW, not '${target}'`, {
-            exitCode: EXIT.usage,
-          });
-        }
+        const { sessionId, workflowId } = workflowRefOf(target);
         const { api } = context.connection();
         const started = await dataOf(
           api.POST('/api/workflow/{sessionId}/start', {

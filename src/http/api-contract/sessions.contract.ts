@@ -39,6 +39,20 @@ const WorkflowSummarySchema = named(
     updatedAt: instant,
     nodes: z.int(),
     edges: z.int(),
+    active: z.boolean().meta({ description: 'Always-on: the server keeps one run of it going' }),
+  }),
+);
+
+const ActivationSchema = named(
+  'Activation',
+  z.strictObject({
+    sessionId: z.string(),
+    workflowId: z.string(),
+    active: z.boolean(),
+    executionId: z
+      .string()
+      .nullable()
+      .meta({ description: 'The run kept going; null while none runs or when inactive' }),
   }),
 );
 
@@ -238,6 +252,23 @@ export const SESSION_OPERATIONS: OperationTable = {
     description: 'Saves the definition of that version as a new current version.',
     tag: 'Versions',
     answers: { 200: envelope('The new current version', VersionSchema) },
+    errors: [404],
+  },
+  [`POST ${WORKFLOW}/activate`]: {
+    operationId: 'activateWorkflow',
+    summary: 'Keep a workflow always on',
+    description:
+      'The leading server keeps one run of the workflow going, with no run deadline: it starts one now (or follows the one under way), again whenever it ends, and after a restart, a crash or a takeover (docs/always-on.md).',
+    tag: 'Workflows',
+    answers: { 200: envelope('The activation and the run kept going', ActivationSchema) },
+    errors: [404],
+  },
+  [`POST ${WORKFLOW}/deactivate`]: {
+    operationId: 'deactivateWorkflow',
+    summary: 'Stop keeping a workflow on',
+    description: 'No run is started again, and the run kept going is stopped (audited as a STOP).',
+    tag: 'Workflows',
+    answers: { 200: envelope('The activation, now off', ActivationSchema) },
     errors: [404],
   },
   'GET /api/plugins': {

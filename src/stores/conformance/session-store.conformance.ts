@@ -202,6 +202,24 @@ export function describeSessionStoreConformance(
     });
 
     describe('workflows', () => {
+      it('keeps whether a workflow is always on, and turns it off again', async () => {
+        await store.putSession(sessionRecord('s1'));
+        const workflow = workflowRecord('s1', 'w1', 2);
+        await store.putWorkflow({ ...workflow, active: true });
+        await store.putWorkflow(workflowRecord('s1', 'w2'));
+        await checkNowAndAfterReopen(async (current) => {
+          expect(await current.getWorkflow('s1', 'w1')).toEqual({ ...workflow, active: true });
+          expect((await current.listWorkflows('s1')).map((each) => each.active)).toEqual([
+            true,
+            undefined,
+          ]);
+        });
+        await store.putWorkflow(workflow);
+        await checkNowAndAfterReopen(async (current) => {
+          expect(await current.getWorkflow('s1', 'w1')).toEqual(workflow);
+        });
+      });
+
       it('stores a workflow with all its versions, oldest first', async () => {
         await store.putSession(sessionRecord('s1'));
         const workflow = workflowRecord('s1', 'w1', 3);

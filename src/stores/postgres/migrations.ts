@@ -131,6 +131,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_expiry ON ${s}.idempotency_keys (expires_at);
     `,
   },
+  {
+    version: 5,
+    name: 'always-on workflows',
+    sql: (s) => `ALTER TABLE ${s}.workflows ADD COLUMN active boolean NOT NULL DEFAULT false;`,
+  },
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));

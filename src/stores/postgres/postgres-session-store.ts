@@ -28,6 +28,7 @@ type SessionRow = {
 type WorkflowRow = {
   readonly workflow_id: string;
   readonly workflow_created_at: string;
+  readonly active: boolean;
   /** The columns of one version; null for a workflow without versions. */
   readonly version: number | null;
   readonly created_at: string | null;
@@ -154,7 +155,12 @@ export class PostgresSessionStore implements SessionStore {
             params: { detail: `session '${sessionId}' does not exist` },
           });
         }
-        await client.query(this.#sql.putWorkflow, [sessionId, workflowId, record.createdAt]);
+        await client.query(this.#sql.putWorkflow, [
+          sessionId,
+          workflowId,
+          record.createdAt,
+          record.active === true,
+        ]);
         const numbers = versions.map((version) => version.version);
         await client.query(this.#sql.dropOtherVersions, [sessionId, workflowId, numbers]);
         await client.query(this.#sql.putVersions, [
@@ -221,7 +227,7 @@ function statements(db: PostgresDatabase) {
   const sessions = db.table('sessions');
   const workflows = db.table('workflows');
   const versions = db.table('workflow_versions');
-  const workflowColumns = `w.workflow_id, w.created_at AS workflow_created_at, v.version,
+  const workflowColumns = `w.workflow_id, w.created_at AS workflow_created_at, w.active, v.version,
     v.created_at, v.author, v.note, v.definition
     FROM ${workflows} w LEFT JOIN ${versions} v
       ON v.session_id = w.session_id AND v.workflow_id = w.workflow_id`;
@@ -241,9 +247,10 @@ function statements(db: PostgresDatabase) {
       WHERE w.session_id = $1 ORDER BY w.workflow_id, v.version`,
     getWorkflow: `SELECT ${workflowColumns}
       WHERE w.session_id = $1 AND w.workflow_id = $2 ORDER BY v.version`,
-    putWorkflow: `INSERT INTO ${workflows} (session_id, workflow_id, created_at)
-      VALUES ($1, $2, $3)
-      ON CONFLICT (session_id, workflow_id) DO UPDATE SET created_at = EXCLUDED.created_at`,
+    putWorkflow: `INSERT INTO ${workflows} (session_id, workflow_id, created_at, active)
+      VALUES ($1, $2, $3, $4)
+      ON CONFLICT (session_id, workflow_id) DO UPDATE SET created_at = EXCLUDED.created_at,
+        active = EXCLUDED.active`,
     dropOtherVersions: `DELETE FROM ${versions}
       WHERE session_id = $1 AND workflow_id = $2 AND NOT (version = ANY ($3::integer[]))`,
     // Saved versions never change, so a save rewrites only the rows that differ: usually the
@@ -287,6 +294,7 @@ function toWorkflows(sessionId: string, rows: readonly WorkflowRow[]): WorkflowR
           workflowId: row.workflow_id,
           createdAt: row.workflow_created_at,
           versions,
+          ...(row.active ? { active: true } : {}),
         },
         versions,
       };

@@ -93,6 +93,9 @@ function walkWorkflowFields(value: unknown, at: string): Fields {
   text(workflow, 'sessionId', at);
   text(workflow, 'workflowId', at);
   text(workflow, 'createdAt', at);
+  if (workflow.active !== undefined && typeof workflow.active !== 'boolean') {
+    throw new ShapeProblem(`${at}.active must be a boolean`);
+  }
   return workflow;
 }
 

@@ -47,6 +47,7 @@ export class VersionPool {
       workflowId: workflow.workflowId,
       createdAt: workflow.createdAt,
       versions: workflow.versions.map((version) => this.own(version)),
+      ...(workflow.active === true ? { active: true } : {}),
     };
   }
 
@@ -59,7 +60,8 @@ export class VersionPool {
       `{"sessionId":${JSON.stringify(workflow.sessionId)},` +
       `"workflowId":${JSON.stringify(workflow.workflowId)},` +
       `"createdAt":${JSON.stringify(workflow.createdAt)},` +
-      `"versions":[${versions.join(',')}]}`
+      `"versions":[${versions.join(',')}]` +
+      `${workflow.active === true ? ',"active":true' : ''}}`
     );
   }
 }

@@ -1,7 +1,7 @@
 // Sessions and the workflows and pending approvals of one session.
 import { ErrorNote, Section, Time } from '../components';
 import { api, call } from '../api';
-import { useRead } from '../hooks';
+import { useAction, useRead } from '../hooks';
 import { Link, segment } from '../router';
 
 export function SessionsView() {
@@ -94,6 +94,7 @@ export function SessionDetailView(props: { readonly sessionId: string }) {
                 <th>Nodes</th>
                 <th>Edges</th>
                 <th>Saved</th>
+                <th>Always on</th>
               </tr>
             </thead>
             <tbody>
@@ -112,6 +113,16 @@ export function SessionDetailView(props: { readonly sessionId: string }) {
                   <td>{workflow.edges}</td>
                   <td>
                     <Time value={workflow.updatedAt} />
+                  </td>
+                  <td>
+                    <AlwaysOnToggle
+                      sessionId={sessionId}
+                      workflowId={workflow.workflowId}
+                      active={workflow.active}
+                      onChange={() => {
+                        workflows.reload();
+                      }}
+                    />
                   </td>
                 </tr>
               ))}
@@ -136,6 +147,41 @@ export function SessionDetailView(props: { readonly sessionId: string }) {
           </ul>
         )}
       </Section>
+    </>
+  );
+}
+
+/** docs/always-on.md: the state in words, and the button that changes it. */
+function AlwaysOnToggle(props: {
+  readonly sessionId: string;
+  readonly workflowId: string;
+  readonly active: boolean;
+  readonly onChange: () => void;
+}) {
+  const { sessionId, workflowId, active } = props;
+  const action = useAction(props.onChange);
+  const change = () => {
+    action.run(() => {
+      const path = { params: { path: { sessionId, workflowId } } };
+      return call(
+        active
+          ? api.POST('/api/sessions/{sessionId}/workflows/{workflowId}/deactivate', path)
+          : api.POST('/api/sessions/{sessionId}/workflows/{workflowId}/activate', path),
+      );
+    });
+  };
+  return (
+    <>
+      {active ? 'on' : 'off'}{' '}
+      <button
+        type="button"
+        disabled={action.busy}
+        aria-label={`${active ? 'Deactivate' : 'Activate'} ${workflowId}`}
+        onClick={change}
+      >
+        {active ? 'Deactivate' : 'Activate'}
+      </button>
+      <ErrorNote error={action.error} />
     </>
   );
 }
