@@ -325,6 +325,36 @@ describe.skipIf(unavailable !== undefined)(`a leader and a standby on one schema
     expect(finished.nodes.in).toMatchObject({ messagesIn: 0, messagesOut: 1 });
   });
 
+  it('keeps an always-on workflow going on the leader only, and on the new leader after a takeover (docs/always-on.md)', async () => {
+    const { leader, standby } = await pair({ argv: ['--svc.execution.shutdown-timeout=100'] });
+    await defineApproval(leader);
+    const refused = await standby.call('POST', '/api/sessions/s/workflows/approval/activate');
+    expect(refused.status).toBe(503);
+    const activated = await leader.call('POST', '/api/sessions/s/workflows/approval/activate');
+    expect(activated.status, activated.text).toBe(200);
+    const first = activated.json.data.executionId as string;
+    await eventually(
+      () => record(leader, first),
+      (data) => data.status === 'RUNNING',
+    );
+    await leader.app.shutdown();
+    await eventually(
+      () => leads(standby),
+      (leading) => leading,
+    );
+    const history = await eventually(
+      () => standby.call('GET', '/api/workflow/s/history?workflowId=approval'),
+      (answer) =>
+        (answer.json.data as { executionId: string; status: string }[]).some(
+          (run) => run.executionId !== first && run.status === 'RUNNING',
+        ),
+    );
+    expect(
+      (history.json.data as { status: string }[]).filter((run) => run.status === 'RUNNING'),
+    ).toHaveLength(1);
+    expect((await record(standby, first)).status).toBe('ABORTED');
+  });
+
   it('answers a start retried at the new leader with the same Idempotency-Key with the run the old leader started, starting nothing twice (SPEC Errors: Idempotency-Key)', async () => {
     const { leader, standby } = await pair({ argv: ['--svc.execution.shutdown-timeout=100'] });
     await defineApproval(leader);
