@@ -1,5 +1,6 @@
 // SPEC "Authentication": keys, roles, session-limited keys, the answers of the access checks,
 // host and origin protection, and the start-up check, through a real server.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_RULES, requiredRole, roleAllows, routeRule } from '../src/auth/index.js';
 import type { Role, RouteRule } from '../src/auth/index.js';
@@ -508,5 +509,59 @@ describe('Start-up check (SPEC Authentication 7)', () => {
     });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('svc.api-keys[0]');
+  });
+});
+
+describe('a body refused before it is read, sent with a key limited to sessions', () => {
+  it('leaves the kept-alive connection able to answer the next request', async () => {
+    const server = await startTestServer({
+      env: {
+        SVC_API_KEY: 'root-key',
+        SVC_API_KEYS_0_NAME: 'operator',
+        SVC_API_KEYS_0_KEY: 'operator-key',
+        SVC_API_KEYS_0_ROLE: 'OPERATOR',
+        SVC_API_KEYS_0_SESSIONS_0: 's',
+      },
+    });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.request(
+          {
+            host: '127.0.0.1',
+            port: new URL(server.baseUrl).port,
+            method,
+            path,
+            agent,
+            timeout: 5_000,
+            headers: { authorization: 'Bearer operator-key', ...headers },
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () => {
+              resolve(response.statusCode ?? 0);
+            });
+          },
+        );
+        request.on('timeout', () => {
+          request.destroy(new Error(`no answer to ${method} ${path}`));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+    try {
+      // Larger than what the connection buffers: unread, it would hold the next request back.
+      const refused = await send(
+        'POST',
+        '/api/workflow/s/start',
+        { 'content-type': 'application/x-unknown' },
+        'x'.repeat(256 * 1024),
+      );
+      expect(refused).toBe(415);
+      expect(await send('GET', '/api/sessions/s/approvals', {})).toBe(200);
+    } finally {
+      agent.destroy();
+      await server.close();
+    }
   });
 });

@@ -94,10 +94,18 @@ export function installAccessControl(
   });
 
   // A restricted key's body is cut at 1 MiB whatever the server-wide limit is.
-  fastify.addHook('preParsing', async (request, _reply, payload) => {
+  fastify.addHook('preParsing', async (request, reply, payload) => {
     const principal = request.principal;
     if (principal === null || isUnrestrictedAdmin(principal)) return payload;
-    return payload.pipe(limitStream(RESTRICTED_BODY_LIMIT));
+    const limited = payload.pipe(limitStream(RESTRICTED_BODY_LIMIT));
+    // A body nobody reads (refused before parsing, e.g. an unsupported media type) is still
+    // drained: Node leaves a piped request alone, and the kept-alive connection would stall.
+    reply.raw.once('finish', () => {
+      if (payload.readableEnded) return;
+      payload.unpipe(limited);
+      payload.resume();
+    });
+    return limited;
   });
 }
 
