@@ -20,10 +20,12 @@ import {
   runStarted,
 } from '../src/stores/execution-log/execution-log-store.conformance.js';
 import { describeIdempotencyStoreConformance } from '../src/stores/idempotency/idempotency-store.conformance.js';
+import { describeDeadLetterStoreConformance } from '../src/stores/dead-letters/dead-letter-store.conformance.js';
 import {
   MIGRATIONS,
   PostgresCheckpointStore,
   PostgresDatabase,
+  PostgresDeadLetterStore,
   PostgresExecutionLog,
   PostgresIdempotencyStore,
   PostgresSessionStore,
@@ -93,6 +95,15 @@ describe.skipIf(unavailable !== undefined)(
               [executionId],
             );
           }),
+        cleanup: () => Promise.resolve(),
+      };
+    });
+
+    describeDeadLetterStoreConformance('postgres', async () => {
+      await schema.truncate('dead_letters');
+      return {
+        store: new PostgresDeadLetterStore(schema.db),
+        reopen: () => Promise.resolve(new PostgresDeadLetterStore(schema.db)),
         cleanup: () => Promise.resolve(),
       };
     });

@@ -52,6 +52,8 @@ export {
 } from './runtime/index.js';
 export type {
   ConfigResolver,
+  DeadLetterNotice,
+  FailedAttempt,
   PendingSignal,
   SignalWait,
   EngineLogger,

@@ -51,3 +51,15 @@ export type {
   PostgresLeaderLeaseOptions,
 } from './postgres/postgres-leader-lease.js';
 export type { PostgresExecutionLogOptions } from './postgres/postgres-execution-log.js';
+export { PostgresDeadLetterStore } from './postgres/postgres-dead-letter-store.js';
+export { MemoryDeadLetterStore } from './dead-letters/memory-dead-letter-store.js';
+export type { MemoryDeadLetterStoreOptions } from './dead-letters/memory-dead-letter-store.js';
+export { FileDeadLetterStore } from './dead-letters/file-dead-letter-store.js';
+export type {
+  DeadLetter,
+  DeadLetterFilter,
+  DeadLetterPageRequest,
+  DeadLetterStore,
+  DeadLetterStoreList,
+  LetterPosition,
+} from './dead-letters/dead-letter-store.js';

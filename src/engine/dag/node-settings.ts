@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseFields } from './field-errors.js';
 import type { FieldResult } from './field-errors.js';
 
-export const ON_ERROR_MODES = ['FAIL', 'SKIP', 'ERROR_PORT'] as const;
+export const ON_ERROR_MODES = ['FAIL', 'SKIP', 'ERROR_PORT', 'DEAD_LETTER'] as const;
 export const TRIGGER_RULES = ['ALL_SUCCESS', 'ALL_DONE', 'ONE_SUCCESS'] as const;
 export const EDGE_OVERFLOW_POLICIES = ['DROP_OLDEST', 'DROP_NEWEST'] as const;
 

@@ -17,6 +17,7 @@ import type { NodeTask } from './node-task.js';
 import type { TimerHandle } from './run-clock.js';
 import type { RunEmitter } from './run-emitter.js';
 import type { RunLifecycle } from './run-lifecycle.js';
+import type { FailedAttempt } from './run-ports.js';
 import { shareOfEventLoop } from './share-of-event-loop.js';
 
 const MAX_BACKOFF_MS = 30_000;
@@ -261,6 +262,7 @@ async function afterFailure(
   const ctx = task.context;
   const retrying = retryable && attempt < maxAttempts;
   logPluginFailure(task, error, { messageId: message.id, attempt, retryable, retrying });
+  if (settings.onError === 'DEAD_LETTER') noteFailure(task, message.id, attempt, error);
   if (retrying) {
     // The backoff and the next attempt are work under way, like the call that failed.
     task.working = true;
@@ -299,9 +301,23 @@ async function afterFailure(
         emitted,
       );
       return;
+    case 'DEAD_LETTER': {
+      const attempts = task.failures?.get(message.id) ?? [];
+      task.failures?.delete(message.id);
+      run.emitter.deadLetter(task, message, reason, attempts);
+      return;
+    }
     case 'FAIL':
       throw new NodeEnd('FAILURE', reason);
   }
+}
+
+/** Keeps a failed attempt of a message for its dead letter. */
+function noteFailure(task: NodeTask, messageId: string, attempt: number, error: unknown): void {
+  const failures = (task.failures ??= new Map<string, FailedAttempt[]>());
+  const attempts = failures.get(messageId) ?? [];
+  attempts.push({ attempt, error: messageOf(error) });
+  failures.set(messageId, attempts);
 }
 
 /**

@@ -11,7 +11,9 @@ export { RUN_LOG_LEVELS } from './run-ports.js';
 export type { NodeState, NodeStatus, RunEndStatus, RunOutcome } from './node-state.js';
 export type {
   ConfigResolver,
+  DeadLetterNotice,
   EngineLogger,
+  FailedAttempt,
   LogLevel,
   NodePlacement,
   PendingSignal,

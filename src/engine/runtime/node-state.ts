@@ -31,7 +31,7 @@ export interface NodeState {
   messagesOut: number;
   /** Messages attempted again after a retryable failure. */
   retries: number;
-  /** Messages dropped by `onError: SKIP`. */
+  /** Messages dropped by `onError: SKIP` or kept as dead letters (`DEAD_LETTER`). */
   skipped: number;
   /** Messages dropped by the node's edge buffer. */
   dropped: number;

@@ -8,7 +8,7 @@ import type { RunNodeContext } from './node-context.js';
 import type { NodeGate } from './node-gate.js';
 import type { NodeEnd, NodeState, NodeStatus } from './node-state.js';
 import type { PlannedNode } from './plan.js';
-import type { RunEventSink } from './run-ports.js';
+import type { FailedAttempt, RunEventSink } from './run-ports.js';
 
 export class NodeTask {
   readonly node: PlannedNode;
@@ -36,6 +36,11 @@ export class NodeTask {
    * a source producing its next message): work a run step can let finish.
    */
   working = false;
+  /**
+   * `onError: DEAD_LETTER` only: the failed attempts of each message under way, by message
+   * id, so its letter carries them all; made by the node's first failure.
+   */
+  failures: Map<string, FailedAttempt[]> | undefined = undefined;
 
   constructor(
     node: PlannedNode,

@@ -8,7 +8,7 @@ import { childMessageId } from './message-ids.js';
 import { payloadBytes } from './payload-size.js';
 import { NodeEnd } from './node-state.js';
 import type { NodeTask } from './node-task.js';
-import type { RunEventSink } from './run-ports.js';
+import type { FailedAttempt, RunEventSink } from './run-ports.js';
 import { shareOfEventLoop } from './share-of-event-loop.js';
 
 /**
@@ -219,9 +219,36 @@ export class RunEmitter {
         const payload = input === undefined ? { error: reason } : { error: reason, message: input };
         return this.emit(task, id, inherited, { port: 'error', payload });
       }
+      case 'DEAD_LETTER':
+        if (input === undefined) {
+          task.state.skipped++;
+          task.context.log.warn('Message skipped after failure', { messageId: id, error: reason });
+        } else {
+          this.deadLetter(task, input, reason, [{ attempt: 1, error: reason }]);
+        }
+        return undefined;
       case 'FAIL':
         throw new NodeEnd('FAILURE', reason);
     }
+  }
+
+  /**
+   * `onError: DEAD_LETTER`: the message is handed to the run's host to keep, counted with the
+   * skipped ones (it went nowhere downstream), and the node goes on with its next message.
+   */
+  deadLetter(
+    task: NodeTask,
+    message: Message,
+    error: string,
+    attempts: readonly FailedAttempt[],
+  ): void {
+    task.state.skipped++;
+    task.context.log.warn('Message dead-lettered after failure', {
+      messageId: message.id,
+      error,
+    });
+    const { nodeId, type } = task.node;
+    this.#events.deadLettered?.({ nodeId, nodeType: type, message, error, attempts });
   }
 
   async #emitRest(

@@ -45,10 +45,31 @@ export interface RunEventSink {
   edgeDropped(nodeId: string): void;
   /** A node's checkpoint or end marker could not be saved: the node stays unmarked. */
   checkpointFailed?(nodeId: string, error: unknown): void;
+  /**
+   * A node with `onError: DEAD_LETTER` gave up on a message after its retries
+   * (docs/dead-letters.md); the node goes on with its next message.
+   */
+  deadLettered?(letter: DeadLetterNotice): void;
   /** A plugin reported something to count (`NodeContext.report`). */
   pluginEvent?(nodeId: string, event: string, outcome: string): void;
   /** Where plugins' meter calls go (`NodeContext.meter`); dropped when absent. */
   readonly pluginMeter?: PluginMeter;
+}
+
+/** One failed attempt of a message, in the order they were made. */
+export interface FailedAttempt {
+  readonly attempt: number;
+  readonly error: string;
+}
+
+/** A message a node gave up on, with why and every attempt made on it. */
+export interface DeadLetterNotice {
+  readonly nodeId: string;
+  readonly nodeType: string;
+  /** The message as the node received it, attempt header and all. */
+  readonly message: Message;
+  readonly error: string;
+  readonly attempts: readonly FailedAttempt[];
 }
 
 /** What a run asks of whoever hosts it: work that lives outside the run itself. */

@@ -136,6 +136,25 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'always-on workflows',
     sql: (s) => `ALTER TABLE ${s}.workflows ADD COLUMN active boolean NOT NULL DEFAULT false;`,
   },
+  {
+    version: 6,
+    name: 'dead letters',
+    // The letter is kept whole as JSON text; the columns beside it are what lists filter and
+    // order on (docs/dead-letters.md). Letters go with their execution's checkpoints.
+    sql: (s) => `
+      CREATE TABLE ${s}.dead_letters (
+        id text PRIMARY KEY,
+        execution_id text NOT NULL,
+        session_id text NOT NULL,
+        workflow_id text NOT NULL,
+        node_id text NOT NULL,
+        created_at text NOT NULL,
+        letter text NOT NULL
+      );
+      CREATE INDEX dead_letters_order ON ${s}.dead_letters (created_at DESC, id DESC);
+      CREATE INDEX dead_letters_execution ON ${s}.dead_letters (execution_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));
