@@ -1,5 +1,6 @@
 // Composition root: settings -> stores -> plugins -> services -> HTTP edge.
 import type { FastifyInstance } from 'fastify';
+import path from 'node:path';
 import { KeyRing } from './auth/index.js';
 import { AppError, randomIds, systemClock } from './core/index.js';
 import type { Clock, IdGenerator } from './core/index.js';
@@ -38,6 +39,7 @@ import {
   pluginRoutes,
   registerOpenApi,
   restartRoutes,
+  deadLetterRoutes,
   sessionRoutes,
   uiRoutes,
   workerRoutes,
@@ -48,7 +50,13 @@ import { Meters, createTracer, loggersFor } from './observability/index.js';
 import type { Loggers } from './observability/index.js';
 import { createPluginRegistry, loadPluginDirectory } from './plugins/index.js';
 import type { PluginEntry, PluginRegistry } from './plugins/index.js';
-import { AlwaysOn, ExecutionService, HookService, SessionService } from './services/index.js';
+import {
+  AlwaysOn,
+  DeadLetterService,
+  ExecutionService,
+  HookService,
+  SessionService,
+} from './services/index.js';
 import {
   FileExecutionLog,
   MemorySessionMemory,
@@ -57,9 +65,15 @@ import {
   PostgresIdempotencyStore,
   PostgresSessionMemory,
   createCheckpointStore,
+  createDeadLetterStore,
   createSessionStore,
 } from './stores/index.js';
-import type { ExecutionLogStore, LeaseFence, SkippedLinesListener } from './stores/index.js';
+import type {
+  DeadLetterStore,
+  ExecutionLogStore,
+  LeaseFence,
+  SkippedLinesListener,
+} from './stores/index.js';
 import type { CheckpointStore } from './engine/index.js';
 import { WorkerRegistry, controlPlaneFromSettings } from './workers/index.js';
 import type { ControlPlaneServer } from './workers/index.js';
@@ -203,6 +217,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   // the leader adds to it.
   if (ha === undefined) await checkpoints.open();
   meters.observe('svc.checkpoint.bytes', () => checkpoints.bytes);
+  const deadLetterStore = deadLetterStoreFor(settings, database, (letters) => {
+    meters.count('svc.memory.dropped', { store: 'dead-letters' }, letters);
+  });
+  if (ha === undefined) await deadLetterStore.open();
   const journal = new ExecutionJournal({
     store: executionLogFor(
       settings,
@@ -219,6 +237,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     onDrop: (executionId) => {
       checkpoints.drop(executionId).catch((error: unknown) => {
         loggers.app.warn({ executionId, err: error }, 'Checkpoints of a dropped run stay on disk');
+      });
+      // Dead letters go with the checkpoints a redrive would replay.
+      deadLetterStore.drop(executionId).catch((error: unknown) => {
+        loggers.app.warn({ executionId, err: error }, 'Dead letters of a dropped run stay stored');
       });
     },
     onCompactionFailed: (error) => {
@@ -304,6 +326,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     maxPayloadBytes: settings['svc.limits.max-payload'],
     planTtlMs: settings['svc.workflow.cache-ttl'],
     ...(leadership === undefined ? {} : { leadership }),
+    // Runs start only once the app is built, and with it the dead-letter service.
+    deadLettered: (entry, letter) => {
+      deadLetters.keep(entry, letter);
+    },
   });
   if (leadership !== undefined) {
     meters.observe('svc.leader', () => (leadership.isLeader ? 1 : 0));
@@ -379,6 +405,19 @@ export async function createApp(options: AppOptions): Promise<App> {
       loggers.app.warn(fields, message);
     },
   });
+  const deadLetters = new DeadLetterService({
+    store: deadLetterStore,
+    executions: executionService,
+    meters,
+    clock,
+    ids,
+    keepFailed: (letter, error) => {
+      loggers.app.warn(
+        { executionId: letter.executionId, nodeId: letter.nodeId, err: error },
+        'A dead letter could not be stored',
+      );
+    },
+  });
   const ruleSupervisors = startRuleSupervisors(settings['svc.supervisors'], {
     bus,
     executions,
@@ -390,12 +429,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   await fastify.register(executionControlRoutes, { executions: executionService });
   await fastify.register(restartRoutes, { executions: executionService });
   await fastify.register(activationRoutes, { alwaysOn });
+  await fastify.register(deadLetterRoutes, { deadLetters });
   await fastify.register(hookRoutes, {
     hooks: new HookService({ sessions, executions: executionService, resolveConfig }),
   });
   if (settings['svc.mcp.enabled']) {
     await fastify.register(mcpEndpoint, {
-      deps: { sessions, executions: executionService, plugins },
+      deps: { sessions, executions: executionService, plugins, deadLetters },
       tools: MCP_TOOLS,
       version: buildInfo.version,
       logger: loggers.app,
@@ -450,6 +490,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         streams.closeAll();
         bus.skipTo(clock.now() * 1000);
         await checkpoints.open();
+        await deadLetterStore.open();
         interrupted = await executions.boot({ autoResume: false });
         audit.restore(journal.controls().map((control) => control.entry));
       },
@@ -489,6 +530,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     await leadership?.release();
     await ha?.lease.close();
     await checkpoints.close();
+    await deadLetterStore.close();
     await store.close();
     await database?.close();
     // Last, so that the spans of the runs the stop ended are sent too.
@@ -625,6 +667,32 @@ function checkpointStoreFor(
     spillDir: settings['svc.restart.spill-dir'],
     maxBytes: settings['svc.restart.max-bytes'],
     onBudgetDrop,
+  });
+}
+
+/**
+ * The dead-letter store that goes with the checkpoint store: in its directory with file
+ * checkpoints, in the database with relational ones, else in memory with the same caps.
+ */
+function deadLetterStoreFor(
+  settings: Settings,
+  database: PostgresDatabase | undefined,
+  onDrop: (letters: number) => void,
+): DeadLetterStore {
+  const type = settings['svc.restart.store-type'];
+  const dir = settings['svc.restart.dir'];
+  if (type === 'postgres') return createDeadLetterStore({ type, db: relational(database) });
+  if (type === 'file' || dir !== null) {
+    return createDeadLetterStore({
+      type: 'file',
+      dir: path.join(dir ?? 'data/checkpoints', 'dead-letters'),
+    });
+  }
+  return createDeadLetterStore({
+    type: 'memory',
+    maxExecutions: settings['svc.restart.retained-executions'],
+    maxPerExecution: settings['svc.restart.messages-per-node'],
+    onDrop,
   });
 }
 

@@ -133,6 +133,8 @@ function allowed(
       if (owner === undefined || sessions.includes(owner)) return true;
       return { hiddenExecution: scope.executionId };
     }
+    case 'filtered':
+      return true;
     case 'none':
       return false;
   }

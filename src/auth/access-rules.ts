@@ -9,6 +9,8 @@ export function requiredRole(method: string, path: string): Role {
   if (path.startsWith('/api/')) {
     if (READ_METHODS.has(method)) return 'VIEWER';
     if (path.startsWith('/api/executions/') || path.startsWith('/api/workflow/')) return 'OPERATOR';
+    // Redrive and delete of a dead letter are repairs of a run, like its restart.
+    if (path.startsWith('/api/dead-letters/')) return 'OPERATOR';
     return 'ADMIN';
   }
   return 'ADMIN';
@@ -55,6 +57,7 @@ export function isOpenPath(method: string, path: string): boolean {
 export type SessionScope =
   | { readonly kind: 'session'; readonly sessionId: string }
   | { readonly kind: 'execution'; readonly executionId: string }
+  | { readonly kind: 'filtered' }
   | { readonly kind: 'none' };
 
 /**
@@ -65,6 +68,8 @@ export function sessionScope(path: string): SessionScope {
   const segments = path.split('/');
   // ['', 'api', kind, id, ...rest]
   const [, api, kind, id, ...rest] = segments;
+  // The service answers a limited key the dead letters of its sessions only.
+  if (api === 'api' && kind === 'dead-letters') return { kind: 'filtered' };
   if (api !== 'api' || id === undefined || id === '') return { kind: 'none' };
   const decoded = safeDecode(id);
   if (kind === 'sessions') return { kind: 'session', sessionId: decoded };

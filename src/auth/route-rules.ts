@@ -5,9 +5,11 @@ import type { Role } from './key-ring.js';
 
 /**
  * What a session-limited key may do with a route (SPEC "Roles", session-limited keys); `tool`:
- * the tool endpoint, where any valid key gets in and each tool checks role and sessions.
+ * the tool endpoint, where any valid key gets in and each tool checks role and sessions;
+ * `filtered`: any key of the role gets in, and the service answers what its sessions hold only
+ * (dead letters, docs/dead-letters.md).
  */
-export type ScopeRule = 'session' | 'execution' | 'global' | 'open' | 'tool';
+export type ScopeRule = 'session' | 'execution' | 'global' | 'open' | 'tool' | 'filtered';
 
 export interface RouteRule {
   readonly method: string;
@@ -82,6 +84,10 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('GET', '/api/executions/:id/approvals', 'VIEWER', 'execution'),
   rule('GET', '/api/sessions/:sessionId/approvals', 'VIEWER', 'session'),
   rule('PUT', '/api/executions/:id/breakpoints', 'OPERATOR', 'execution'),
+  rule('GET', '/api/dead-letters', 'VIEWER', 'filtered'),
+  rule('GET', '/api/dead-letters/:id', 'VIEWER', 'filtered'),
+  rule('POST', '/api/dead-letters/:id/redrive', 'OPERATOR', 'filtered'),
+  rule('DELETE', '/api/dead-letters/:id', 'OPERATOR', 'filtered'),
   rule('GET', '/api/scheduler/limits', 'VIEWER', 'global'),
   rule('GET', '/api/control/audit', 'VIEWER', 'global'),
   rule('GET', '/api/control/supervisors', 'VIEWER', 'global'),

@@ -1072,6 +1072,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List dead letters
+         * @description Messages nodes with `onError: DEAD_LETTER` gave up on, newest first, filtered by session, workflow, node and execution, one page at a time: pass the `nextCursor` of a page as `cursor` to read the next one. A key limited to sessions sees the letters of its sessions only.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["listDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dead-letters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a dead letter
+         * @description Required role: VIEWER.
+         */
+        get: operations["getDeadLetter"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a dead letter
+         * @description Required role: OPERATOR.
+         */
+        delete: operations["deleteDeadLetter"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dead-letters/{id}/redrive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redrive a dead letter
+         * @description Runs the letter's node and what follows it again on the letter's message alone (or on `payload` when given), as a restart from the node with that input: a new execution. The letter is marked with it. 409 while the letter's run is still going; the restart's own errors where the checkpoints it needs were not kept.
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["redriveDeadLetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hooks/{sessionId}/{workflowId}": {
         parameters: {
             query?: never;
@@ -1430,6 +1498,10 @@ export interface components {
             /** @description A saved version of the workflow to run instead of the one the run used; the graph above the restart must be unchanged (409 naming the node that differs) */
             version?: number;
         };
+        RedriveBodyInput: {
+            /** @description The payload to run the node on; the letter's own when left out */
+            payload?: unknown;
+        };
         WorkflowDefinitionInput: {
             workflowId: string;
             /** @default  */
@@ -1731,6 +1803,51 @@ export interface components {
             supervisors: components["schemas"]["Supervisor"][];
             /** @description With high availability, whether this server leads; a server alone always does */
             leader: boolean;
+        };
+        FailedAttempt: {
+            /** @description The attempt, 1 for the first */
+            attempt: number;
+            /** @description Why it failed */
+            error: string;
+        };
+        DeadLetter: {
+            id: string;
+            /** @description The run the message failed in */
+            executionId: string;
+            sessionId: string;
+            workflowId: string;
+            /** @description The node that gave the message up */
+            nodeId: string;
+            nodeType: string;
+            /** @description The id of the message the node received */
+            messageId: string;
+            /** @description The payload the node received */
+            payload: unknown;
+            headers: {
+                [key: string]: unknown;
+            };
+            /** @description The error of the last attempt */
+            error: string;
+            /** @description Every attempt made, in order */
+            attempts: components["schemas"]["FailedAttempt"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The execution the last redrive started; null until redriven */
+            redrivenAs: string | null;
+            /** Format: date-time */
+            redrivenAt: string | null;
+        };
+        DeadLetterPage: {
+            items: components["schemas"]["DeadLetter"][];
+            /** @description The `cursor` of the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        RedriveAnswer: {
+            /** @description The new execution */
+            executionId: string;
+            /** @description Its status, RUNNING or QUEUED */
+            status: string;
+            letter: components["schemas"]["DeadLetter"];
         };
         Health: {
             /**
@@ -7689,6 +7806,407 @@ export interface operations {
             };
             /** @description Not found, or in a session the key may not reach */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listDeadLetters: {
+        parameters: {
+            query?: {
+                sessionId?: string;
+                workflowId?: string;
+                nodeId?: string;
+                executionId?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of dead letters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["DeadLetterPage"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["DeadLetter"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: {
+                            id: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    redriveDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RedriveBodyInput"];
+            };
+        };
+        responses: {
+            /** @description The new execution and the letter marked */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["RedriveAnswer"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -98,6 +98,16 @@ export const ERROR_CATALOGUE = {
     template:
       "Node '{nodeId}' of execution '{executionId}' did not fail (it is {status}): only a node that ended FAILURE or TIMED_OUT can be retried; to run it again, restart from it (POST /api/executions/{executionId}/restart/{nodeId}, or the RESTART_FROM_NODE action of the tool endpoint)",
   },
+  DEAD_LETTER_NOT_FOUND: {
+    kind: 'user',
+    retryable: false,
+    template: "Dead letter '{id}' does not exist",
+  },
+  DEAD_LETTER_NOT_REDRIVABLE: {
+    kind: 'user',
+    retryable: false,
+    template: "Dead letter '{id}' cannot be redriven: {detail}",
+  },
   CHECKPOINTS_NOT_KEPT: {
     kind: 'user',
     retryable: false,

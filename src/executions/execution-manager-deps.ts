@@ -5,6 +5,7 @@ import type { Clock, IdGenerator } from '../core/index.js';
 import type {
   CheckpointStore,
   ConfigResolver,
+  DeadLetterNotice,
   NodePlacement,
   PluginCatalog,
   SessionStore,
@@ -16,7 +17,7 @@ import type { IdempotencyStore } from '../stores/index.js';
 import type { AdmissionLimits } from './admission.js';
 import type { ExecutionEventSink } from './execution-events.js';
 import type { ExecutionJournal } from './execution-journal.js';
-import type { ExecutionRegistry } from './execution-registry.js';
+import type { ExecutionEntry, ExecutionRegistry } from './execution-registry.js';
 import type { LeaderRole } from './leadership.js';
 
 export interface ExecutionManagerDeps {
@@ -67,4 +68,6 @@ export interface ExecutionManagerDeps {
   readonly tracer?: Tracer;
   /** High availability: only the leader admits runs. Without it this server always leads. */
   readonly leadership?: LeaderRole;
+  /** Where messages given up by `onError: DEAD_LETTER` go (docs/dead-letters.md). */
+  readonly deadLettered?: (entry: ExecutionEntry, letter: DeadLetterNotice) => void;
 }

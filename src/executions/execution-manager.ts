@@ -12,6 +12,7 @@ import { AdmissionQueue } from './admission-queue.js';
 import { Approvals } from './approvals.js';
 import type { Approval, SignalCommand } from './approvals.js';
 import { recoverExecutionLog } from './boot-recovery.js';
+import type { ExecutionManagerDeps } from './execution-manager-deps.js';
 import { ExecutionNotifier } from './execution-notifier.js';
 import type { ExecutionEntry } from './execution-registry.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
@@ -25,7 +26,6 @@ import type { NodeAction, RunAction } from './run-controls.js';
 import type { NodeMessage, RestartMode } from './restarts.js';
 import { fence, shutdown } from './shutdown.js';
 import type { ShutdownLogger, ShutdownParts } from './shutdown.js';
-import type { ExecutionManagerDeps } from './execution-manager-deps.js';
 
 export type { ExecutionManagerDeps } from './execution-manager-deps.js';
 
@@ -97,6 +97,7 @@ export class ExecutionManager {
       resolveConfig: deps.resolveConfig,
       placement: deps.placement,
       maxPayloadBytes: deps.maxPayloadBytes,
+      deadLettered: deps.deadLettered,
       restartable: (executionId) => this.#restarts.has(executionId),
       released: (executionId) => {
         this.#queue.release(executionId);

@@ -57,7 +57,7 @@ export async function applyInputEdits(
   nodeId: string,
   outputs: Map<string, readonly RecordedMessage[]>,
   edits: readonly InputEdit[],
-  context: { readonly executionId: string; readonly lineage: string },
+  context: { readonly executionId: string; readonly lineage: string; readonly only?: boolean },
 ): Promise<void> {
   const { executionId } = context;
   const received = await receivedMessages(plan, nodeId, (parent) =>
@@ -96,6 +96,30 @@ export async function applyInputEdits(
     );
   }
   if (added.length > 0) addMessages(plan, nodeId, outputs, added, context);
+  if (context.only === true) keepEditedOnly(plan, nodeId, outputs, replaced);
+}
+
+/**
+ * A redrive (docs/dead-letters.md) runs the node on its one message: the parents of the edges
+ * into it replay the edited messages alone, so what follows sees only what comes of them.
+ */
+function keepEditedOnly(
+  plan: WorkflowPlan,
+  nodeId: string,
+  outputs: Map<string, readonly RecordedMessage[]>,
+  replaced: ReadonlyMap<string, ReadonlyMap<string, unknown>>,
+): void {
+  const kept = new Set(
+    [...replaced.values()].flatMap((payloads) =>
+      [...payloads.keys()].map((id) => childMessageId(id, 'edit', 0)),
+    ),
+  );
+  for (const edge of plan.definition.edges.filter((candidate) => candidate.target === nodeId)) {
+    outputs.set(
+      edge.source,
+      (outputs.get(edge.source) ?? []).filter((message) => kept.has(message.id)),
+    );
+  }
 }
 
 function addMessages(

@@ -7,6 +7,7 @@ import type { Clock } from '../core/index.js';
 import { RunClock, WorkflowRun } from '../engine/index.js';
 import type {
   CheckpointStore,
+  DeadLetterNotice,
   ConfigResolver,
   NodePlacement,
   PendingSignal,
@@ -50,6 +51,8 @@ export interface LiveRunsOptions {
   readonly placement: NodePlacement | undefined;
   /** `svc.limits.max-payload`; the engine's default when absent. */
   readonly maxPayloadBytes?: number | undefined;
+  /** Where messages given up by `onError: DEAD_LETTER` go; dropped when absent. */
+  readonly deadLettered?: ((entry: ExecutionEntry, letter: DeadLetterNotice) => void) | undefined;
   /** Whether the execution can still be restarted, so its run records for a restart. */
   readonly restartable: (executionId: string) => boolean;
   /** A run ended: its slot is free. */
@@ -98,6 +101,7 @@ export class LiveRuns {
       clock,
       logger,
       journal,
+      deadLettered: options.deadLettered,
       runEnded: (entry, outcome) => {
         this.#ended(entry, outcome);
       },

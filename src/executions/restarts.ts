@@ -38,6 +38,8 @@ export type RestartMode =
       readonly kind: 'from';
       readonly nodeId: string;
       readonly inputs?: readonly InputEdit[] | undefined;
+      /** The node receives the edited messages alone: a dead letter's redrive. */
+      readonly only?: boolean | undefined;
       readonly version?: number | undefined;
     }
   | { readonly kind: 'retry'; readonly nodeId: string };
@@ -306,6 +308,7 @@ export class Restarts {
       await applyInputEdits(plan, mode.nodeId, outputs, mode.inputs, {
         executionId,
         lineage: archived.lineage,
+        only: mode.only === true,
       });
     }
     return { outputs, omitted: shape.omitted };

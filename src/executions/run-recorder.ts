@@ -6,6 +6,7 @@ import type { Clock } from '../core/index.js';
 import { isNodeEnded } from '../engine/index.js';
 import type {
   CheckpointWriter,
+  DeadLetterNotice,
   LogLevel,
   NodeState,
   NodeStatus,
@@ -37,6 +38,8 @@ export interface RunRecorderHost {
   readonly logger: Logger;
   /** The execution log; only a durable one records node starts and ends. */
   readonly journal: ExecutionJournal | undefined;
+  /** Where messages given up by `onError: DEAD_LETTER` go; dropped when absent. */
+  readonly deadLettered?: ((entry: ExecutionEntry, letter: DeadLetterNotice) => void) | undefined;
   /** The run of `entry` ended. */
   runEnded(entry: ExecutionEntry, outcome: RunOutcome): void;
   /** SUB_WORKFLOW: a child run whose terminals' payloads are the answer. */
@@ -137,6 +140,10 @@ export class RunRecorder implements RunEventSink, RunHost {
 
   checkpointFailed(_nodeId: string, _error: unknown): void {
     this.host.meters.count('svc.checkpoint.errors');
+  }
+
+  deadLettered(letter: DeadLetterNotice): void {
+    this.host.deadLettered?.(this.entry, letter);
   }
 
   pluginEvent(_nodeId: string, event: string, outcome: string): void {

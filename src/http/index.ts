@@ -26,6 +26,8 @@ export { controlRoutes, executionControlRoutes } from './control.routes.js';
 export { EventStreams, eventRoutes } from './events.routes.js';
 export type { EventRoutesOptions } from './events.routes.js';
 export { restartRoutes } from './restart.routes.js';
+export { deadLetterRoutes } from './dead-letters.routes.js';
+export type { DeadLetterRoutesOptions } from './dead-letters.routes.js';
 export { SseStream, lastEventId } from './sse.js';
 export type { SseOptions } from './sse.js';
 export {

@@ -6,7 +6,7 @@ import type { Role } from '../auth/index.js';
 import { AppError } from '../core/index.js';
 import { parseFields } from '../engine/index.js';
 import type { PluginRegistry } from '../plugins/index.js';
-import type { ExecutionService, SessionService } from '../services/index.js';
+import type { DeadLetterService, ExecutionService, SessionService } from '../services/index.js';
 
 /**
  * What a session-limited key needs (SPEC "Roles"): `session` and `execution` tools take a
@@ -19,6 +19,7 @@ export interface ToolDeps {
   readonly sessions: SessionService;
   readonly executions: ExecutionService;
   readonly plugins: PluginRegistry;
+  readonly deadLetters: DeadLetterService;
 }
 
 /** Who calls a tool, for the audit and for version authors. */

@@ -88,6 +88,18 @@ export const METER_CATALOGUE = [
       'entries an in-memory history let go of to stay within its byte budget; store: results, logs, events, streams, checkpoints',
   },
   {
+    name: 'svc.dead-letters',
+    type: 'counter',
+    tags: ['node', 'workflow'],
+    description: 'messages kept as dead letters by nodes with onError DEAD_LETTER',
+  },
+  {
+    name: 'svc.dead-letters.stored',
+    type: 'gauge',
+    tags: [],
+    description: 'dead letters held by the dead-letter store',
+  },
+  {
     name: 'svc.checkpoint.errors',
     type: 'counter',
     tags: [],
@@ -147,12 +159,12 @@ export type MeterName = (typeof METER_CATALOGUE)[number]['name'];
 type AnyMeter = Counter | Gauge | Histogram;
 
 /**
- * Prometheus name of a SPEC meter, by the rules `promtool check metrics` applies: dots become
- * underscores, a counter ends in `_total`, a timer is a histogram in seconds. Only the
+ * Prometheus name of a SPEC meter, by the rules `promtool check metrics` applies: dots (and
+ * the hyphens of names like `svc.dead-letters`) become underscores, a counter ends in `_total`, a timer is a histogram in seconds. Only the
  * Prometheus exposition uses it; `/actuator/metrics` keeps SPEC's names.
  */
 export function prometheusName(spec: MeterSpec): string {
-  const base = spec.name.replace(/\./g, '_');
+  const base = spec.name.replace(/[.-]/g, '_');
   switch (spec.type) {
     case 'counter':
       return `${base}_total`;

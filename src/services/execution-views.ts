@@ -1,6 +1,6 @@
 // Views of executions that the REST API, the tool endpoint and the event streams answer alike
 // (CONTRACT sections 3 and 4): records, progress, pages of a search, log lines.
-import { AppError } from '../core/index.js';
+import { decodeCursor, encodeCursor } from './page-cursor.js';
 import type {
   ExecutionEntry,
   ExecutionQuery,
@@ -101,7 +101,7 @@ export function searchPage(registry: ExecutionRegistry, search: ExecutionSearch)
   const { limit, cursor, ...filters } = search;
   let found = registry.search(filters);
   if (cursor !== undefined) {
-    const after = decodeCursor(cursor);
+    const after = decodeAfter(cursor);
     const index = found.findIndex((entry) => entry.executionId === after);
     found = index === -1 ? [] : found.slice(index + 1);
   }
@@ -109,27 +109,21 @@ export function searchPage(registry: ExecutionRegistry, search: ExecutionSearch)
   const last = page.at(-1);
   return {
     items: page.map((entry) => registry.toRecord(entry)),
-    nextCursor: found.length > limit && last ? encodeCursor(last.executionId) : null,
+    nextCursor: found.length > limit && last ? encodeAfter(last.executionId) : null,
   };
 }
 
 /** Opaque cursor: the id of the last execution of the previous page. */
-function encodeCursor(executionId: string): string {
-  return Buffer.from(JSON.stringify({ after: executionId })).toString('base64url');
+function encodeAfter(executionId: string): string {
+  return encodeCursor({ after: executionId });
 }
 
-function decodeCursor(cursor: string): string {
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
-      after?: unknown;
-    };
-    if (typeof parsed.after === 'string') return parsed.after;
-  } catch {
-    // answered below
-  }
-  throw new AppError('VALIDATION_FAILED', {
-    fieldErrors: [{ field: 'cursor', message: 'Invalid cursor' }],
-  });
+function decodeAfter(cursor: string): string {
+  return decodeCursor(
+    cursor,
+    (value): value is { after: string } =>
+      typeof (value as { after?: unknown } | null)?.after === 'string',
+  ).after;
 }
 
 /** Which log lines of an execution to read: of one node, after a sequence number. */

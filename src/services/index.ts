@@ -50,3 +50,10 @@ export {
   replayVersionSchema,
 } from './repair-schemas.js';
 export type { RunLogLine, RunWaitOptions, RunWaitOutcome } from './run-waiter.js';
+export { DeadLetterService } from './dead-letter-service.js';
+export type {
+  DeadLetterPage,
+  DeadLetterQuery,
+  DeadLetterServiceDeps,
+  RedriveAnswer,
+} from './dead-letter-service.js';

@@ -63,3 +63,5 @@ export type {
   DeadLetterStoreList,
   LetterPosition,
 } from './dead-letters/dead-letter-store.js';
+export { createDeadLetterStore } from './dead-letters/create-dead-letter-store.js';
+export type { DeadLetterStoreOptions } from './dead-letters/create-dead-letter-store.js';

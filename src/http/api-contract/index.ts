@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { routeRule } from '../../auth/index.js';
 import type { Operation, OperationKey, OperationTable } from './operation.js';
 import { CONTROL_OPERATIONS } from './controls.contract.js';
+import { DEAD_LETTER_OPERATIONS } from './dead-letters.contract.js';
 import { EXECUTION_OPERATIONS } from './executions.contract.js';
 import { HOOK_OPERATIONS } from './hooks.contract.js';
 import { MANAGEMENT_OPERATIONS } from './management.contract.js';
@@ -16,6 +17,7 @@ export { API_TAGS } from './operation.js';
 export type { ApiTag, Operation, OperationKey } from './operation.js';
 export { apiSchemas } from './envelopes.js';
 export { RestartBodySchema, RestartFromNodeBodySchema } from './executions.contract.js';
+export { RedriveBodySchema } from './dead-letters.contract.js';
 export { BODYLESS_ERRORS, ERROR_DESCRIPTIONS, RETRY_AFTER_STATUSES } from './responses.js';
 export type { ErrorStatus } from './responses.js';
 
@@ -24,6 +26,7 @@ export const OPERATIONS: OperationTable = {
   ...EXECUTION_OPERATIONS,
   ...HOOK_OPERATIONS,
   ...CONTROL_OPERATIONS,
+  ...DEAD_LETTER_OPERATIONS,
   ...STREAM_OPERATIONS,
   ...MANAGEMENT_OPERATIONS,
 };

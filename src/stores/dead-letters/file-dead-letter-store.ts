@@ -57,11 +57,7 @@ export class FileDeadLetterStore implements DeadLetterStore {
     return Promise.resolve(this.#index.list(...args));
   }
 
-  async markRedriven(
-    id: string,
-    executionId: string,
-    at: string,
-  ): Promise<DeadLetter | undefined> {
+  async markRedriven(id: string, executionId: string, at: string): Promise<DeadLetter | undefined> {
     const letter = this.#index.get(id);
     if (letter === undefined) return undefined;
     const marked = { ...letter, redrivenAs: executionId, redrivenAt: at };

@@ -108,11 +108,7 @@ export class PostgresDeadLetterStore implements DeadLetterStore {
     return { letters: rows.slice(0, page.limit).map(letterOf), more: rows.length > page.limit };
   }
 
-  async markRedriven(
-    id: string,
-    executionId: string,
-    at: string,
-  ): Promise<DeadLetter | undefined> {
+  async markRedriven(id: string, executionId: string, at: string): Promise<DeadLetter | undefined> {
     const letter = await this.get(id);
     if (letter === undefined) return undefined;
     const marked = { ...letter, redrivenAs: executionId, redrivenAt: at };
