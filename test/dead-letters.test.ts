@@ -6,25 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { CallOptions, TestServer } from './support/server.js';
 import { endOf } from './support/wait.js';
-
-/** in -> double (gives up negative numbers) -> out. */
-export const doubling = (messages: readonly number[] = [1, -2, 3, -4]) => ({
-  workflowId: 'doubling',
-  description: 'doubles numbers, dead-lettering negative ones',
-  nodes: [
-    { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages } },
-    {
-      nodeId: 'double',
-      type: 'MAPPER',
-      config: { expression: '$ < 0 ? $error("negative") : $ * 2', onError: 'DEAD_LETTER' },
-    },
-    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'double' },
-    { source: 'double', target: 'out' },
-  ],
-});
+import { doubling } from './support/workflows.js';
 
 const ADMIN = { authorization: 'Bearer admin-key' };
 const VIEWER = { authorization: 'Bearer viewer-key' };

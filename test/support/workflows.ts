@@ -115,3 +115,22 @@ export function failingWorkflow(
     ],
   };
 }
+
+/** in -> double (gives up negative numbers) -> out. */
+export const doubling = (messages: readonly number[] = [1, -2, 3, -4]) => ({
+  workflowId: 'doubling',
+  description: 'doubles numbers, dead-lettering negative ones',
+  nodes: [
+    { nodeId: 'in', type: 'CONSTANT_SOURCE', config: { messages } },
+    {
+      nodeId: 'double',
+      type: 'MAPPER',
+      config: { expression: '$ < 0 ? $error("negative") : $ * 2', onError: 'DEAD_LETTER' },
+    },
+    { nodeId: 'out', type: 'NOTIFY_TERMINAL' },
+  ],
+  edges: [
+    { source: 'in', target: 'double' },
+    { source: 'double', target: 'out' },
+  ],
+});

@@ -15,7 +15,8 @@ export const deadLetterTools = [
   defineTool({
     name: 'list_dead_letters',
     role: 'VIEWER',
-    scope: 'session',
+    // A named execution must be of the named session, as with every execution tool.
+    scope: 'execution',
     description:
       'Lists messages nodes with onError DEAD_LETTER gave up on, newest first, by session, workflow, node and execution, one page at a time.',
     input: {

@@ -45,8 +45,9 @@ export class FileDeadLetterStore implements DeadLetterStore {
     return Promise.resolve();
   }
 
+  /** Listed once durable, so that what a list shows survives a crash. */
   add(letter: DeadLetter): Promise<void> {
-    return this.#write(letter);
+    return this.#lock.run(letter.id, () => this.#write(letter));
   }
 
   get(id: string): Promise<DeadLetter | undefined> {
@@ -57,25 +58,27 @@ export class FileDeadLetterStore implements DeadLetterStore {
     return Promise.resolve(this.#index.list(...args));
   }
 
-  async markRedriven(id: string, executionId: string, at: string): Promise<DeadLetter | undefined> {
-    const letter = this.#index.get(id);
-    if (letter === undefined) return undefined;
-    const marked = { ...letter, redrivenAs: executionId, redrivenAt: at };
-    await this.#write(marked);
-    return marked;
+  markRedriven(id: string, executionId: string, at: string): Promise<DeadLetter | undefined> {
+    return this.#lock.run(id, async () => {
+      const letter = this.#index.get(id);
+      if (letter === undefined) return undefined;
+      const marked = { ...letter, redrivenAs: executionId, redrivenAt: at };
+      await this.#write(marked);
+      return marked;
+    });
   }
 
   delete(id: string): Promise<boolean> {
-    if (this.#index.get(id) === undefined) return Promise.resolve(false);
-    this.#index.delete(id);
     return this.#lock.run(id, async () => {
+      if (this.#index.get(id) === undefined) return false;
       try {
         await rm(this.#fileOf(id), { force: true });
         await syncDirectory(this.#dir);
-        return true;
       } catch (error) {
         throw asStoreFailure(error, `cannot delete dead letter '${id}'`);
       }
+      this.#index.delete(id);
+      return true;
     });
   }
 
@@ -86,17 +89,14 @@ export class FileDeadLetterStore implements DeadLetterStore {
     for (const id of ids) await this.delete(id);
   }
 
-  #write(letter: DeadLetter): Promise<void> {
+  /** Under the letter's lock: writes it, then lists it. */
+  async #write(letter: DeadLetter): Promise<void> {
+    try {
+      await writeFileAtomic(this.#fileOf(letter.id), JSON.stringify(letter));
+    } catch (error) {
+      throw asStoreFailure(error, `cannot write dead letter '${letter.id}'`);
+    }
     this.#index.set(letter);
-    return this.#lock.run(letter.id, async () => {
-      // Deleted while waiting for the lock: nothing is written back.
-      if (this.#index.get(letter.id) === undefined) return;
-      try {
-        await writeFileAtomic(this.#fileOf(letter.id), JSON.stringify(letter));
-      } catch (error) {
-        throw asStoreFailure(error, `cannot write dead letter '${letter.id}'`);
-      }
-    });
   }
 
   #fileOf(id: string): string {
