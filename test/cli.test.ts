@@ -9,6 +9,7 @@ import { runSvc } from './support/cli.js';
 import type { ProcessResult } from './support/process.js';
 import { startTestServer } from './support/server.js';
 import { endOf, eventually } from './support/wait.js';
+import { doubling } from './support/workflows.js';
 import type { TestServer } from './support/server.js';
 
 const ORDERS = `sessionId: shop
@@ -305,6 +306,32 @@ describe('The svc command-line client', () => {
     expect(list.stdout).toMatch(/^EXECUTION +WORKFLOW +VERSION +STATUS +CREATED$/m);
     expect(list.stdout).toContain('runs/fails');
     expect(list.stdout).not.toContain('runs/slow');
+  });
+
+  it('lists, shows, redrives and deletes dead letters (docs/dead-letters.md)', async () => {
+    await server.call('POST', '/api/sessions', {
+      body: { sessionId: 'letters', name: 'letters', initiator: 'cli', workflows: [doubling()] },
+    });
+    const id = (await svc(['run', 'letters/doubling'])).stdout.trim();
+    await endOf(server, id);
+    const list = await svc(['dead-letters', 'list', '--session', 'letters', '--output', 'json']);
+    expect(list.stderr).toBe('');
+    const page = JSON.parse(list.stdout) as { items: { id: string; payload: unknown }[] };
+    expect(page.items.map((letter) => letter.payload)).toEqual([-4, -2]);
+    const table = await svc(['dead-letters', 'list', '--execution', id]);
+    expect(table.stdout).toMatch(/^ID +CREATED +EXECUTION +NODE +ERROR +REDRIVEN AS$/m);
+    const [first, second] = page.items;
+    const shown = await svc(['dead-letters', 'show', first?.id ?? '']);
+    expect(shown.stdout).toContain('attempt 1: ');
+    const redriven = await svc(['dead-letters', 'redrive', first?.id ?? '', '--payload', '4']);
+    expect(redriven.stderr).toBe('');
+    expect(redriven.code).toBe(0);
+    const again = redriven.stdout.split(' ')[0] ?? '';
+    expect((await endOf(server, again)).status).toBe('COMPLETED');
+    const deleted = await svc(['dead-letters', 'delete', second?.id ?? '']);
+    expect(deleted.stdout.trim()).toBe(`${second?.id ?? ''} deleted`);
+    const missing = await svc(['dead-letters', 'show', second?.id ?? '']);
+    expect(missing.code).not.toBe(0);
   });
 
   it('restarts from a node with an input file of edits and --workflow-version (docs/run-repair.md)', async () => {

@@ -4,12 +4,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { doubling } from './support/workflows.js';
-import { TEST_DB_URL, postgresUnavailable } from './support/postgres.js';
-import { createRole, dropSchema, uniqueName } from './support/postgres-schemas.js';
-import type { TestRole } from './support/postgres-schemas.js';
-import { Restartable } from './support/restored-history.js';
+import { postgresUnavailable } from './support/postgres.js';
+import { Restartable, postgresServers } from './support/restored-history.js';
 import { eventually } from './support/wait.js';
 
 interface Letter {
@@ -86,33 +84,10 @@ const skipped = unavailable === undefined ? '' : ` (skipped: ${unavailable})`;
 describe.skipIf(unavailable !== undefined)(
   `dead letters after a restart with the postgres profile${skipped}`,
   () => {
-    let role: TestRole;
-    let schema: string;
-    let servers: Restartable;
-
-    beforeAll(async () => {
-      role = await createRole();
-    });
-    beforeEach(async () => {
-      schema = uniqueName();
-      servers = new Restartable(['postgres'], () => ({
-        SVC_PERSISTENCE: 'postgres',
-        SVC_DB_URL: role.url,
-        SVC_DB_MIGRATION_URL: TEST_DB_URL,
-        SVC_DB_SCHEMA: schema,
-      }));
-      await servers.boot();
-    });
-    afterEach(async () => {
-      await servers.kill();
-      await dropSchema(schema);
-    });
-    afterAll(async () => {
-      await role.drop();
-    });
+    const servers = postgresServers();
 
     it('keeps letters, redrives and deletes them, and keeps their marks', async () => {
-      await expectLettersAfterCrash(servers);
+      await expectLettersAfterCrash(servers());
     });
   },
 );

@@ -5,16 +5,15 @@
 import { appendFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TEST_DB_URL, postgresUnavailable } from './support/postgres.js';
-import { createRole, dropSchema, uniqueName } from './support/postgres-schemas.js';
-import type { TestRole } from './support/postgres-schemas.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { postgresUnavailable } from './support/postgres.js';
 import {
   Restartable,
   expectHistoryKept,
   expectNodeMessagesAfterCrash,
   expectRepairsAfterCrash,
   expectRestartsAfterCrash,
+  postgresServers,
   printed,
 } from './support/restored-history.js';
 
@@ -121,49 +120,23 @@ const skipped = unavailable === undefined ? '' : ` (skipped: ${unavailable})`;
 describe.skipIf(unavailable !== undefined)(
   `history after a restart with the postgres profile${skipped}`,
   () => {
-    let role: TestRole;
-    let schema: string;
-    let servers: Restartable;
-
-    beforeAll(async () => {
-      role = await createRole();
-    });
-
-    beforeEach(async () => {
-      schema = uniqueName();
-      // A build with the relational stores, run by a least-privilege account.
-      servers = new Restartable(['postgres'], () => ({
-        SVC_PERSISTENCE: 'postgres',
-        SVC_DB_URL: role.url,
-        SVC_DB_MIGRATION_URL: TEST_DB_URL,
-        SVC_DB_SCHEMA: schema,
-      }));
-      await servers.boot();
-    });
-
-    afterEach(async () => {
-      await servers.kill();
-      await dropSchema(schema);
-    });
-
-    afterAll(async () => {
-      await role.drop();
-    });
+    // A build with the relational stores, run by a least-privilege account.
+    const servers = postgresServers();
 
     it('restores a run that ended with its status, a null error, its results and log lines, and announces no old end', async () => {
-      await expectHistoryKept(servers);
+      await expectHistoryKept(servers());
     });
 
     it('restarts, restarts from a node and retries runs of the earlier process (SPEC Restart rules)', async () => {
-      await expectRestartsAfterCrash(servers);
+      await expectRestartsAfterCrash(servers());
     });
 
     it('answers what a node received and sent after a crash, from the relational checkpoints', async () => {
-      await expectNodeMessagesAfterCrash(servers);
+      await expectNodeMessagesAfterCrash(servers());
     });
 
     it('restarts a run of the earlier process from a node with an edited input, and on another version', async () => {
-      await expectRepairsAfterCrash(servers);
+      await expectRepairsAfterCrash(servers());
     });
   },
 );

@@ -7,6 +7,7 @@ import type { CommandContext } from './command-context.js';
 import { registerActivationCommands } from './commands/activation.js';
 import { registerContextCommands } from './commands/context.js';
 import { registerControlCommands } from './commands/controls.js';
+import { registerDeadLetterCommands } from './commands/dead-letters.js';
 import { registerExecutionCommands } from './commands/executions.js';
 import { registerFileCommands } from './commands/files.js';
 import { registerPluginCommands } from './commands/plugins.js';
@@ -62,6 +63,7 @@ export function createProgram(
   registerExecutionCommands(program, context);
   registerActivationCommands(program, context);
   registerControlCommands(program, context);
+  registerDeadLetterCommands(program, context);
   registerPluginCommands(program, context);
   return { program, context };
 }

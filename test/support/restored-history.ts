@@ -1,6 +1,9 @@
 // What the history tests share across store kinds: a server process that is killed and started
 // again on the same stores, the workflows they run, and the checks on what a restored run shows.
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { TEST_DB_URL } from './postgres.js';
+import { createRole, dropSchema, uniqueName } from './postgres-schemas.js';
+import type { TestRole } from './postgres-schemas.js';
 import { http, startServerProcess } from './process.js';
 import type { Answer, ServerProcess } from './process.js';
 import { openSse } from './server.js';
@@ -132,6 +135,37 @@ export class Restartable {
   async logs(id: string): Promise<unknown[]> {
     return (await this.call('GET', `/api/executions/${id}/logs`)).json.data as unknown[];
   }
+}
+
+/**
+ * For each test of the suite that calls it, a server of a build with the relational stores,
+ * run by a least-privilege account on a schema of its own.
+ */
+export function postgresServers(): () => Restartable {
+  let role: TestRole;
+  let schema: string;
+  let servers: Restartable;
+  beforeAll(async () => {
+    role = await createRole();
+  });
+  beforeEach(async () => {
+    schema = uniqueName();
+    servers = new Restartable(['postgres'], () => ({
+      SVC_PERSISTENCE: 'postgres',
+      SVC_DB_URL: role.url,
+      SVC_DB_MIGRATION_URL: TEST_DB_URL,
+      SVC_DB_SCHEMA: schema,
+    }));
+    await servers.boot();
+  });
+  afterEach(async () => {
+    await servers.kill();
+    await dropSchema(schema);
+  });
+  afterAll(async () => {
+    await role.drop();
+  });
+  return () => servers;
 }
 
 /**

@@ -327,7 +327,7 @@ function printState(
   else context.output.line(`${state.executionId} ${what} (${state.status})`);
 }
 
-function payloadOf(text: string, what = 'The payload'): unknown {
+export function payloadOf(text: string, what = 'The payload'): unknown {
   const source = text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text;
   try {
     return JSON.parse(source) as unknown;
@@ -347,7 +347,7 @@ function inputEditsOf(file: string): ApiSchemas['InputEditInput'][] {
   return edits as ApiSchemas['InputEditInput'][];
 }
 
-function integer(text: string, option: string): number {
+export function integer(text: string, option: string): number {
   const value = Number(text);
   if (!Number.isInteger(value)) {
     throw new CliError(`${option} must be an integer, not '${text}'`, { exitCode: EXIT.usage });
