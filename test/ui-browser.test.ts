@@ -11,8 +11,8 @@ import type { TestBrowser } from './support/browser.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { Restartable } from './support/restored-history.js';
-import { eventually } from './support/wait.js';
-import { failingWorkflow, slowWorkflow } from './support/workflows.js';
+import { endOf, eventually } from './support/wait.js';
+import { doubling, failingWorkflow, slowWorkflow } from './support/workflows.js';
 
 const executable = chromiumPath();
 const unavailable = chromiumUnavailable(executable);
@@ -189,6 +189,36 @@ describe.skipIf(unavailable !== undefined)(
       const region = page.getByRole('region', { name: /^Execution / });
       const first = await region.locator('h2 + *').getAttribute('aria-label');
       expect(first).toBe('Why the run failed');
+    });
+
+    it('lists dead letters, redrives one with an edited payload opening the new run, and deletes one (docs/dead-letters.md)', async () => {
+      await server.call('POST', '/api/sessions', {
+        headers: ADMIN,
+        body: { sessionId: 'letters', name: 'Letters', initiator: 'ops', workflows: [doubling()] },
+      });
+      const start = await server.call('POST', '/api/workflow/start', {
+        headers: ADMIN,
+        body: { sessionId: 'letters', workflowId: 'doubling' },
+      });
+      const first = String(start.json.data.executionId);
+      await endOf({ call: (method, url) => server.call(method, url, { headers: ADMIN }) }, first);
+      await page.goto(`${server.baseUrl}/dead-letters?executionId=${first}`);
+      const letters = page.getByRole('article', { name: /^Dead letter / });
+      await letters.first().waitFor();
+      expect(await letters.count()).toBe(2);
+      await letters.nth(1).getByRole('button', { name: 'Delete' }).click();
+      await eventually(
+        () => letters.count(),
+        (count) => count === 1,
+      );
+      await letters
+        .first()
+        .getByLabel(/^Payload of message /)
+        .fill('4');
+      await letters.first().getByRole('button', { name: 'Redrive' }).click();
+      await page.waitForURL(/\/executions\/[^/]+$/);
+      await page.getByLabel('Execution status').filter({ hasText: 'COMPLETED' }).waitFor();
+      await page.getByRole('region', { name: 'Results' }).getByText('8', { exact: true }).waitFor();
     });
 
     it('edits what a node received and restarts the run from it, opening the new run (docs/run-repair.md)', async () => {

@@ -70,6 +70,23 @@ export class Output {
   }
 
   /** `rows` as JSON with --output json, else as an aligned table. */
+  /**
+   * One page of a paged list: as it is in JSON, else its items as a table and, when more
+   * follow, the option that reads the next page.
+   */
+  page<T>(
+    page: { readonly items: readonly T[]; readonly nextCursor: string | null },
+    columns: readonly Column<T>[],
+    empty: string,
+  ): void {
+    if (this.json) {
+      this.value(page);
+      return;
+    }
+    this.table(page.items, columns, empty);
+    if (page.nextCursor !== null) this.note(`More: --cursor ${page.nextCursor}`);
+  }
+
   table<T>(rows: readonly T[], columns: readonly Column<T>[], empty = 'Nothing found.'): void {
     if (this.json) {
       this.value(rows);

@@ -4,6 +4,7 @@ import { KeyField } from './components';
 import { KeyVersion } from './hooks';
 import { Link, matchRoute, useLocation } from './router';
 import type { Route } from './router';
+import { DeadLettersView } from './views/dead-letters';
 import { ExecutionView } from './views/execution';
 import { ExecutionsView } from './views/executions';
 import { SessionDetailView, SessionsView } from './views/sessions';
@@ -28,6 +29,8 @@ function View(props: { readonly route: Route }) {
       return <ExecutionsView />;
     case 'execution':
       return <ExecutionView key={route.executionId} executionId={route.executionId} />;
+    case 'dead-letters':
+      return <DeadLettersView />;
     case 'not-found':
       return (
         <section>
@@ -52,6 +55,7 @@ export function App() {
         <nav>
           <Link to="/">Sessions</Link>
           <Link to="/executions">Executions</Link>
+          <Link to="/dead-letters">Dead letters</Link>
         </nav>
         <KeyField
           onChange={() => {

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { ReactNode, SubmitEvent } from 'react';
 import { ApiError, storeKey, storedKey } from './api';
+import { navigate } from './router';
 
 export function ErrorNote(props: { readonly error: Error | undefined }) {
   const { error } = props;
@@ -95,5 +96,47 @@ export function KeyField(props: { readonly onChange: () => void }) {
         </button>
       )}
     </form>
+  );
+}
+
+/**
+ * First and next page of a list paged by cursor, whose filters and cursor the address holds:
+ * `path` is the list's address, `params` its query as shown now.
+ */
+export function Pager(props: {
+  readonly path: string;
+  readonly params: URLSearchParams;
+  readonly nextCursor: string | null | undefined;
+}) {
+  const goTo = (cursor: string | null) => {
+    const next = new URLSearchParams(props.params);
+    if (cursor === null) next.delete('cursor');
+    else next.set('cursor', cursor);
+    navigate(`${props.path}?${next.toString()}`);
+  };
+  const { nextCursor } = props;
+  return (
+    <p>
+      {props.params.has('cursor') && (
+        <button
+          type="button"
+          onClick={() => {
+            goTo(null);
+          }}
+        >
+          First page
+        </button>
+      )}{' '}
+      {nextCursor != null && (
+        <button
+          type="button"
+          onClick={() => {
+            goTo(nextCursor);
+          }}
+        >
+          Next page
+        </button>
+      )}
+    </p>
   );
 }

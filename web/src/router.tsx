@@ -60,6 +60,7 @@ export type Route =
   | { readonly view: 'workflow'; readonly sessionId: string; readonly workflowId: string }
   | { readonly view: 'executions' }
   | { readonly view: 'execution'; readonly executionId: string }
+  | { readonly view: 'dead-letters' }
   | { readonly view: 'not-found'; readonly path: string };
 
 function decode(part: string): string {
@@ -85,6 +86,7 @@ export function matchRoute(pathname: string): Route {
     }
   }
   if (first === 'sessions' && second === undefined) return { view: 'sessions' };
+  if (first === 'dead-letters' && second === undefined) return { view: 'dead-letters' };
   if (first === 'executions' && third === undefined) {
     return second === undefined
       ? { view: 'executions' }

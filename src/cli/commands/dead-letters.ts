@@ -44,12 +44,8 @@ export function registerDeadLetterCommands(program: Command, context: CommandCon
             },
           }),
         );
-        if (context.output.json) {
-          context.output.value(page);
-          return;
-        }
-        context.output.table(
-          page.items,
+        context.output.page(
+          page,
           [
             { header: 'ID', value: (letter) => letter.id },
             { header: 'CREATED', value: (letter) => letter.createdAt },
@@ -60,7 +56,6 @@ export function registerDeadLetterCommands(program: Command, context: CommandCon
           ],
           'No dead letters.',
         );
-        if (page.nextCursor !== null) context.output.note(`More: --cursor ${page.nextCursor}`);
       },
     );
 

@@ -213,12 +213,8 @@ export function registerExecutionCommands(program: Command, context: CommandCont
             },
           }),
         );
-        if (context.output.json) {
-          context.output.value(page);
-          return;
-        }
-        context.output.table(
-          page.items,
+        context.output.page(
+          page,
           [
             { header: 'MESSAGE', value: (message) => message.messageId },
             { header: 'PORT', value: (message) => message.port },
@@ -226,7 +222,6 @@ export function registerExecutionCommands(program: Command, context: CommandCont
           ],
           'No messages.',
         );
-        if (page.nextCursor !== null) context.output.note(`More: --cursor ${page.nextCursor}`);
       },
     );
 

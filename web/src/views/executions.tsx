@@ -1,7 +1,7 @@
 // Execution search (GET /api/executions): filters kept in the address, pages by cursor.
 import { useState } from 'react';
 import type { SubmitEvent } from 'react';
-import { ErrorNote, Section, Status, Time } from '../components';
+import { ErrorNote, Pager, Section, Status, Time } from '../components';
 import { api, call } from '../api';
 import type { SearchQuery } from '../api';
 import { useRead } from '../hooks';
@@ -24,12 +24,6 @@ export function ExecutionsView() {
   const page = useRead(`executions ${params.toString()}`, () =>
     call(api.GET('/api/executions', { params: { query: search } })),
   );
-  const goTo = (cursor: string | null) => {
-    const next = new URLSearchParams(params);
-    if (cursor === null) next.delete('cursor');
-    else next.set('cursor', cursor);
-    navigate(`/executions?${next.toString()}`);
-  };
   return (
     <Section title="Executions" aside={page.loading ? 'loading…' : undefined}>
       <SearchForm
@@ -45,28 +39,7 @@ export function ExecutionsView() {
       {page.data !== undefined && (
         <>
           <ExecutionTable items={page.data.items} />
-          <p>
-            {params.has('cursor') && (
-              <button
-                type="button"
-                onClick={() => {
-                  goTo(null);
-                }}
-              >
-                First page
-              </button>
-            )}{' '}
-            {page.data.nextCursor !== null && (
-              <button
-                type="button"
-                onClick={() => {
-                  goTo(page.data?.nextCursor ?? null);
-                }}
-              >
-                Next page
-              </button>
-            )}
-          </p>
+          <Pager path="/executions" params={params} nextCursor={page.data.nextCursor} />
         </>
       )}
     </Section>
