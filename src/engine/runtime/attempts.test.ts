@@ -146,6 +146,41 @@ describe('WorkflowRun: retries and onError (SPEC Node-level engine settings)', (
     expect(h.payloads('end')).toEqual([2]);
   });
 
+  it('with onError DEAD_LETTER hands the message over with every attempt after the last one failed, and goes on (docs/dead-letters.md)', async () => {
+    const attempts: number[] = [];
+    const h = harness(
+      { SRC: source([1, 2]), FLAKY: alwaysFailing(attempts) },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        {
+          nodeId: 'flaky',
+          type: 'FLAKY',
+          config: { onError: 'DEAD_LETTER', engine: { retry: retried } },
+        },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      chain('src', 'flaky', 'end'),
+    );
+    h.run.start();
+    await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(h.node('flaky')).toMatchObject({ status: 'COMPLETED', retries: 2, skipped: 1 });
+    expect(h.payloads('end')).toEqual([2]);
+    expect(h.deadLetters).toEqual([
+      {
+        nodeId: 'flaky',
+        nodeType: 'FLAKY',
+        message: expect.objectContaining({ payload: 1 }),
+        error: 'down on attempt 3',
+        attempts: [
+          { attempt: 1, error: 'down on attempt 1' },
+          { attempt: 2, error: 'down on attempt 2' },
+          { attempt: 3, error: 'down on attempt 3' },
+        ],
+      },
+    ]);
+  });
+
   it('emits on port error only after engine.retry.maxAttempts attempts have failed, with the last reason (SPEC Node-level engine settings, onError)', async () => {
     const attempts: number[] = [];
     const h = harness(

@@ -10,6 +10,7 @@ import { ManualScheduler, RunClock } from '../runtime/run-clock.js';
 import { WorkflowRun } from '../runtime/workflow-run.js';
 import type { NodeState, NodeStatus } from '../runtime/node-state.js';
 import type {
+  DeadLetterNotice,
   NodePlacement,
   ReplayPlan,
   RunHost,
@@ -26,6 +27,8 @@ export interface TestRun {
   readonly changes: { nodeId: string; status: NodeStatus }[];
   /** Nodes whose checkpoint could not be saved, in order. */
   readonly checkpointFailures: string[];
+  /** Messages given up by `onError: DEAD_LETTER`, in order. */
+  readonly deadLetters: DeadLetterNotice[];
   /** Every `runChanged`, in order. */
   readonly runChanges: ('RUNNING' | 'PAUSED')[];
   /** Set with `manualTime`: time moves only when a test advances it. */
@@ -96,6 +99,7 @@ export function createTestRun(
   const changes: { nodeId: string; status: NodeStatus }[] = [];
   const runChanges: ('RUNNING' | 'PAUSED')[] = [];
   const checkpointFailures: string[] = [];
+  const deadLetters: DeadLetterNotice[] = [];
   const run = new WorkflowRun({
     executionId: 'e1',
     sessionId: 's1',
@@ -120,6 +124,7 @@ export function createTestRun(
       log: (entry) => logs.push(entry),
       edgeDropped: () => undefined,
       checkpointFailed: (nodeId) => checkpointFailures.push(nodeId),
+      deadLettered: (letter) => deadLetters.push(letter),
     },
     host: {
       runSubWorkflow: () => Promise.resolve([]),
@@ -139,6 +144,7 @@ export function createTestRun(
     changes,
     runChanges,
     checkpointFailures,
+    deadLetters,
     scheduler,
     node,
     payloads: (nodeId) => (results.get(nodeId) ?? []).map((message) => message.payload),
