@@ -123,22 +123,21 @@ describe('WorkflowRun: retries and onError (SPEC Node-level engine settings)', (
       throw StepFailure.retryable(`down on attempt ${m.headers.attempt}`);
     });
   const retried = { maxAttempts: 3, backoffMs: 0 };
-
-  it('applies onError SKIP only after engine.retry.maxAttempts attempts have failed (SPEC Node-level engine settings, onError)', async () => {
-    const attempts: number[] = [];
-    const h = harness(
+  /** src -> flaky (fails message 1 on every attempt, with `onError`) -> end. */
+  const flakyChain = (onError: string, attempts: number[]) =>
+    harness(
       { SRC: source([1, 2]), FLAKY: alwaysFailing(attempts) },
       [
         { nodeId: 'src', type: 'SRC' },
-        {
-          nodeId: 'flaky',
-          type: 'FLAKY',
-          config: { onError: 'SKIP', engine: { retry: retried } },
-        },
+        { nodeId: 'flaky', type: 'FLAKY', config: { onError, engine: { retry: retried } } },
         { nodeId: 'end', type: 'SINK' },
       ],
       chain('src', 'flaky', 'end'),
     );
+
+  it('applies onError SKIP only after engine.retry.maxAttempts attempts have failed (SPEC Node-level engine settings, onError)', async () => {
+    const attempts: number[] = [];
+    const h = flakyChain('SKIP', attempts);
     h.run.start();
     await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
     expect(attempts).toEqual([1, 2, 3]);
@@ -148,19 +147,7 @@ describe('WorkflowRun: retries and onError (SPEC Node-level engine settings)', (
 
   it('with onError DEAD_LETTER hands the message over with every attempt after the last one failed, and goes on (docs/dead-letters.md)', async () => {
     const attempts: number[] = [];
-    const h = harness(
-      { SRC: source([1, 2]), FLAKY: alwaysFailing(attempts) },
-      [
-        { nodeId: 'src', type: 'SRC' },
-        {
-          nodeId: 'flaky',
-          type: 'FLAKY',
-          config: { onError: 'DEAD_LETTER', engine: { retry: retried } },
-        },
-        { nodeId: 'end', type: 'SINK' },
-      ],
-      chain('src', 'flaky', 'end'),
-    );
+    const h = flakyChain('DEAD_LETTER', attempts);
     h.run.start();
     await expect(h.run.done).resolves.toMatchObject({ status: 'COMPLETED' });
     expect(attempts).toEqual([1, 2, 3]);
