@@ -1845,8 +1845,7 @@ export interface components {
         RedriveAnswer: {
             /** @description The new execution */
             executionId: string;
-            /** @description Its status, RUNNING or QUEUED */
-            status: string;
+            status: components["schemas"]["ExecutionStatus"];
             letter: components["schemas"]["DeadLetter"];
         };
         Health: {

@@ -2,6 +2,7 @@
 // listed, read, redriven through their node and deleted.
 import { z } from 'zod';
 import { instant, named } from './envelopes.js';
+import { ExecutionStatusSchema } from './executions.contract.js';
 import { envelope } from './operation.js';
 import type { OperationTable } from './operation.js';
 
@@ -51,7 +52,7 @@ const RedriveAnswerSchema = named(
   'RedriveAnswer',
   z.strictObject({
     executionId: z.string().meta({ description: 'The new execution' }),
-    status: z.string().meta({ description: 'Its status, RUNNING or QUEUED' }),
+    status: ExecutionStatusSchema,
     letter: DeadLetterSchema,
   }),
 );
