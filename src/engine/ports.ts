@@ -16,6 +16,8 @@ export interface PluginDescriptor {
   outputPorts(config: Readonly<Record<string, unknown>>): readonly string[];
   /** Idle timeout when a node sets no `timeoutSeconds`; absent when there is none. */
   readonly defaultTimeoutSeconds?: number;
+  /** Reaches nothing outside the run (`PluginDefinition.pure`); absent: it may. */
+  readonly pure?: boolean;
   /** The run-time part of one node, for a configuration that passed `validateConfig`. */
   createRuntime(config: Readonly<Record<string, unknown>>, setup: NodeSetup): NodeRuntime;
 }

@@ -22,6 +22,13 @@ export interface PluginDefinition<Config, Settings = undefined> {
   readonly outputPorts: (config: Config) => readonly string[];
   /** Idle timeout applied when the node sets no `timeoutSeconds`; none when absent. */
   readonly defaultTimeoutSeconds?: number;
+  /**
+   * True when the type reaches nothing outside the run: its output depends only on its input,
+   * its configuration and the start payload. A replay check (docs/run-repair.md) runs pure
+   * types for real and answers every other type from what the run recorded, so a check never
+   * calls outside. Absent means not pure: a type that does not say is assumed to have effects.
+   */
+  readonly pure?: boolean;
   /** The server settings the type reads; without it, `setup.settings` is undefined. */
   readonly settings?: PluginSettings<Settings>;
   /** The run-time part; a type without one cannot run yet and fails to prepare. */

@@ -57,6 +57,7 @@ const definitionShape = z.object({
     )
     .optional(),
   defaultTimeoutSeconds: z.number().positive().optional(),
+  pure: z.boolean().optional(),
   settings: z
     .object({
       keys: z.array(

@@ -90,6 +90,7 @@ function toEntry<Config, S>(
     ...(definition.defaultTimeoutSeconds === undefined
       ? {}
       : { defaultTimeoutSeconds: definition.defaultTimeoutSeconds }),
+    ...(definition.pure === true ? { pure: true } : {}),
     validateConfig: (config) => {
       const parsed = parse(config);
       return parsed.ok ? [] : parsed.errors;

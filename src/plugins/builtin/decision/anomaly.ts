@@ -22,6 +22,7 @@ export const DEFAULT_MIN_SAMPLES = 5;
 export const anomalyPlugin = definePlugin({
   type: 'ANOMALY',
   kind: 'processor',
+  pure: true,
   description:
     'Flags messages whose value deviates from the stream by more than the threshold (in standard deviations): adds anomaly and zScore to the payload.',
   configSchema: z

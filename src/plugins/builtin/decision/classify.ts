@@ -12,6 +12,7 @@ import { withDecision } from './decision-output.js';
 export const classifyPlugin = definePlugin({
   type: 'CLASSIFY',
   kind: 'processor',
+  pure: true,
   description:
     'Labels each message with the first class whose expression is true (payload member class) and sends it to that port, or to default.',
   configSchema: z.looseObject({

@@ -17,6 +17,7 @@ export const MAX_KEYS = 100_000;
 export const dedupePlugin = definePlugin({
   type: 'DEDUPE',
   kind: 'processor',
+  pure: true,
   description:
     'Passes a message only when its key was not seen before, or not within ttlMs when set.',
   configSchema: z.looseObject({

@@ -10,6 +10,7 @@ import {
 export const gatePlugin = definePlugin({
   type: 'GATE',
   kind: 'processor',
+  pure: true,
   description: 'Sends each message to pass when the expression is true, to block otherwise.',
   configSchema: z.looseObject({
     expression: jsonataExpression().describe('JSONata predicate over the payload'),

@@ -11,6 +11,7 @@ import { jsonOf, withDecision } from './decision-output.js';
 export const scorePlugin = definePlugin({
   type: 'SCORE',
   kind: 'processor',
+  pure: true,
   description:
     'Computes a score for each message with a JSONata expression and adds it to the payload as score.',
   configSchema: z.looseObject({

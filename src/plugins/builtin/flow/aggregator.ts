@@ -12,6 +12,7 @@ import type { CompiledExpression, Emit, Message, NodeContext } from '../../../pl
 export const aggregatorPlugin = definePlugin({
   type: 'AGGREGATOR',
   kind: 'processor',
+  pure: true,
   description:
     'Collects messages into an array, emitted when size messages arrived or timeoutMs passed.',
   configSchema: z

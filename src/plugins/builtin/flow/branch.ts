@@ -11,6 +11,7 @@ import {
 export const branchPlugin = definePlugin({
   type: 'BRANCH',
   kind: 'processor',
+  pure: true,
   description:
     'Sends each message to the port of the first case whose expression is true, or to default.',
   configSchema: z.looseObject({

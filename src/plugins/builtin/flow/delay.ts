@@ -4,6 +4,7 @@ import { definePlugin, nonNegativeInt, z } from '../../../plugin-api/index.js';
 export const delayPlugin = definePlugin({
   type: 'DELAY',
   kind: 'processor',
+  pure: true,
   description: 'Passes each message on after delayMs milliseconds.',
   configSchema: z.looseObject({
     delayMs: nonNegativeInt().describe('Milliseconds to hold each message'),

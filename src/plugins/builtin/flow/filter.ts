@@ -10,6 +10,7 @@ import {
 export const filterPlugin = definePlugin({
   type: 'FILTER',
   kind: 'processor',
+  pure: true,
   description: 'Sends a message to out when the expression is true, to rejected otherwise.',
   configSchema: z.looseObject({
     expression: jsonataExpression().describe('JSONata predicate over the payload'),

@@ -56,6 +56,7 @@ function createLoop(type: string, config: LoopConfig): Loop {
 export const loopPredicatePlugin = definePlugin({
   type: 'LOOP_PREDICATE',
   kind: 'processor',
+  pure: true,
   description:
     'Applies the step while the condition holds, then emits the final payload of each message.',
   configSchema: loopConfig,
@@ -79,6 +80,7 @@ export const loopPredicatePlugin = definePlugin({
 export const loopStreamPlugin = definePlugin({
   type: 'LOOP_STREAM',
   kind: 'processor',
+  pure: true,
   description:
     'Applies the step while the condition holds, emitting the payload of every iteration.',
   configSchema: loopConfig,

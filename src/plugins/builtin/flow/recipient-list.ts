@@ -13,6 +13,7 @@ import type { Emit } from '../../../plugin-api/index.js';
 export const recipientListPlugin = definePlugin({
   type: 'RECIPIENT_LIST',
   kind: 'processor',
+  pure: true,
   description:
     'Sends each message to every recipient port, or to those the expression names for it.',
   configSchema: z.looseObject({

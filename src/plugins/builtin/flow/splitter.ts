@@ -10,6 +10,7 @@ import type { Emit, ProcessResult } from '../../../plugin-api/index.js';
 export const splitterPlugin = definePlugin({
   type: 'SPLITTER',
   kind: 'processor',
+  pure: true,
   description:
     'Emits one message per item of the array the expression yields (default: the payload).',
   configSchema: z.looseObject({

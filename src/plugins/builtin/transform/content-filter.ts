@@ -11,6 +11,7 @@ import {
 export const contentFilterPlugin = definePlugin({
   type: 'CONTENT_FILTER',
   kind: 'processor',
+  pure: true,
   description:
     'Keeps only the listed top-level fields of each payload, or what the expression yields.',
   configSchema: z

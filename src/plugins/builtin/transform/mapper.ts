@@ -31,6 +31,7 @@ export function createMapperPlugin(options: MapperOptions) {
   return definePlugin({
     type: 'MAPPER',
     kind: 'processor',
+    pure: true,
     description:
       'Replaces each payload by a JSONata projection, a Handlebars template rendering or a script result.',
     configSchema: z

@@ -5,6 +5,7 @@ import { emitEach } from './constant-source.js';
 export const apiTriggerPlugin = definePlugin({
   type: 'API_TRIGGER',
   kind: 'trigger',
+  pure: true,
   description:
     "Emits the start request's payload as one message, or one message per item when splitArray is set.",
   configSchema: z.looseObject({

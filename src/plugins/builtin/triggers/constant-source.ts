@@ -16,6 +16,7 @@ export function emitEach(payloadsOf: (ctx: NodeContext) => Iterable<unknown>): S
 export const constantSourcePlugin = definePlugin({
   type: 'CONSTANT_SOURCE',
   kind: 'trigger',
+  pure: true,
   description: 'Emits each item of the configured messages list as one message payload.',
   configSchema: z.looseObject({
     messages: z.array(z.unknown()).optional().describe('Payloads to emit, one message per item'),

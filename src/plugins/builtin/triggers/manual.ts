@@ -5,6 +5,7 @@ import { emitEach } from './constant-source.js';
 export const manualPlugin = definePlugin({
   type: 'MANUAL',
   kind: 'trigger',
+  pure: true,
   description: 'Emits one empty message when the workflow starts.',
   configSchema: z.looseObject({}),
   outputPorts: () => ['out'],
