@@ -7,6 +7,8 @@ import type { PlannedNode } from './plan.js';
 import type { RunOptions } from './run-ports.js';
 
 export function createNodeRuntime(node: PlannedNode, options: RunOptions): NodeRuntime {
+  const substitute = options.substitute?.(node);
+  if (substitute !== undefined) return substitute;
   const pool = node.settings.placement;
   if (pool !== undefined) return placedRuntime(node, pool, options);
   const services = options.services;

@@ -4,6 +4,7 @@
 import type {
   Message,
   MessageProcessor,
+  NodeRuntime,
   PluginMeter,
   SessionMemory,
   SignalAnswer,
@@ -12,7 +13,7 @@ import type {
 } from '../../plugin-api/index.js';
 import type { RecordedMessage } from '../checkpoints.js';
 import type { NodeState, NodeStatus } from './node-state.js';
-import type { WorkflowPlan } from './plan.js';
+import type { PlannedNode, WorkflowPlan } from './plan.js';
 import type { RunClock } from './run-clock.js';
 import type { RunTracing } from './run-tracing.js';
 
@@ -181,4 +182,9 @@ export interface RunOptions {
   /** Capacity of every edge without a buffer. */
   readonly channelCapacity?: number | undefined;
   readonly replay?: ReplayPlan | undefined;
+  /**
+   * A runtime to use instead of the plugin's for a node, or undefined to make the plugin's: a
+   * replay check answers nodes with outside effects from recordings, so that it calls nothing.
+   */
+  readonly substitute?: ((node: PlannedNode) => NodeRuntime | undefined) | undefined;
 }
