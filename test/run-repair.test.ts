@@ -1,47 +1,10 @@
 // Repairing runs (docs/run-repair.md): a restart from a node with edited input, and a restart
 // that replays on another saved version, through a real server; side effects are counted by a
 // local HTTP service the workflows call.
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { countedServers } from './support/counting-service.js';
 import { startTestServer } from './support/server.js';
-import type { TestServer } from './support/server.js';
 import { endOf } from './support/wait.js';
-
-/** Counts the calls of each path; refuses (500) a charge of a negative amount, echoes the rest. */
-class CountingService {
-  readonly hits = new Map<string, number>();
-  readonly #server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const path = request.url ?? '/';
-      this.hits.set(path, (this.hits.get(path) ?? 0) + 1);
-      const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { amount?: number };
-      const refused = path === '/charge' && (body.amount ?? 0) < 0;
-      response.writeHead(refused ? 500 : 200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
-    });
-  });
-
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${String((this.#server.address() as AddressInfo).port)}`;
-  }
-
-  count(path: string): number {
-    return this.hits.get(path) ?? 0;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.#server.close(() => {
-        resolve();
-      });
-    });
-  }
-}
 
 /** in -> before (a counted call) -> pick -> charge (a counted call, refuses -5) -> out. */
 const charging = (base: string) => ({
@@ -88,64 +51,38 @@ const numbers = (tail: string, double = '$ * 2', messages = [1, 2, 3]) => ({
 });
 
 describe('Repairing runs', () => {
-  let service: CountingService;
-  let base: string;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    service = new CountingService();
-    base = await service.listen();
-  });
-  afterAll(async () => {
-    await service.close();
-  });
-  beforeEach(async () => {
-    service.hits.clear();
-    server = await startTestServer();
-    const created = await server.call('POST', '/api/sessions', {
-      body: {
-        sessionId: 's',
-        name: 's',
-        initiator: 'i',
-        workflows: [charging(base), numbers('$ + 1')],
-      },
-    });
-    expect(created.status).toBe(201);
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const suite = countedServers((base) => [charging(base), numbers('$ + 1')]);
 
   const run = async (workflowId: string): Promise<string> => {
-    const started = await server.call('POST', '/api/workflow/start', {
+    const started = await suite.server.call('POST', '/api/workflow/start', {
       body: { sessionId: 's', workflowId },
     });
     const id = started.json.data.executionId as string;
-    await endOf(server, id);
+    await endOf(suite.server, id);
     return id;
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the API
   const record = async (id: string): Promise<any> =>
-    (await server.call('GET', `/api/executions/${id}`)).json.data;
+    (await suite.server.call('GET', `/api/executions/${id}`)).json.data;
   const payloads = async (id: string): Promise<unknown[]> =>
     (
-      (await server.call('GET', `/api/executions/${id}/results`)).json.data as {
+      (await suite.server.call('GET', `/api/executions/${id}/results`)).json.data as {
         payload: unknown;
       }[]
     ).map((result) => result.payload);
   /** Restarts, answers the new execution once it ended. */
   const restart = async (path: string, body?: unknown) => {
-    const answer = await server.call('POST', path, body === undefined ? {} : { body });
+    const answer = await suite.server.call('POST', path, body === undefined ? {} : { body });
     expect(answer.status, JSON.stringify(answer.json)).toBe(202);
     const id = answer.json.data.executionId as string;
-    await endOf(server, id);
+    await endOf(suite.server, id);
     return record(id);
   };
   const received = async (id: string, nodeId: string) =>
-    (await server.call('GET', `/api/executions/${id}/nodes/${nodeId}/messages?direction=in`)).json
-      .data.items as { messageId: string; payload: unknown }[];
+    (await suite.server.call('GET', `/api/executions/${id}/nodes/${nodeId}/messages?direction=in`))
+      .json.data.items as { messageId: string; payload: unknown }[];
   const save = async (definition: unknown) => {
-    const saved = await server.call('PUT', '/api/sessions/s/workflows/numbers', {
+    const saved = await suite.server.call('PUT', '/api/sessions/s/workflows/numbers', {
       body: definition,
     });
     expect(saved.status, JSON.stringify(saved.json)).toBeLessThan(300);
@@ -154,7 +91,7 @@ describe('Repairing runs', () => {
   it('fixes a failed run by editing what a node received: only that node and those after it run again', async () => {
     const first = await run('charging');
     expect(await record(first)).toMatchObject({ status: 'FAILED' });
-    expect([service.count('/before'), service.count('/charge')]).toEqual([1, 2]);
+    expect([suite.service.count('/before'), suite.service.count('/charge')]).toEqual([1, 2]);
     const [message] = await received(first, 'charge');
     expect(message?.payload).toEqual({ amount: -5 });
 
@@ -163,7 +100,7 @@ describe('Repairing runs', () => {
     });
     expect(fixed).toMatchObject({ status: 'COMPLETED', restartOf: first });
     // The call before the edit is not made again; the charge is made once, and succeeds.
-    expect([service.count('/before'), service.count('/charge')]).toEqual([1, 3]);
+    expect([suite.service.count('/before'), suite.service.count('/charge')]).toEqual([1, 3]);
     expect(fixed.nodes.pick).toMatchObject({ status: 'COMPLETED', messagesIn: 0 });
     expect(fixed.nodes.before).toBeUndefined();
     expect(await payloads(fixed.executionId as string)).toEqual([
@@ -176,7 +113,7 @@ describe('Repairing runs', () => {
       payload: { amount: 5 },
     });
 
-    const audit = await server.call('GET', `/api/control/audit?executionId=${first}`);
+    const audit = await suite.server.call('GET', `/api/control/audit?executionId=${first}`);
     expect(audit.json.data[0]).toMatchObject({
       command: 'RESTART_FROM_NODE',
       nodeId: 'charge',
@@ -198,8 +135,8 @@ describe('Repairing runs', () => {
     expect(
       ((await payloads(added.executionId as string)) as { body: unknown }[]).map((r) => r.body),
     ).toEqual([{ amount: 1 }, { amount: 2 }]);
-    expect(service.count('/charge')).toBe(4);
-    const audit = await server.call('GET', `/api/control/audit?executionId=${first}`);
+    expect(suite.service.count('/charge')).toBe(4);
+    const audit = await suite.server.call('GET', `/api/control/audit?executionId=${first}`);
     expect(audit.json.data[0].detail).toBe(
       `inputs: payload of ${message?.messageId} edited; 1 message added`,
     );
@@ -207,25 +144,29 @@ describe('Repairing runs', () => {
 
   it('answers 400 naming a message id the node did not receive, and runs nothing', async () => {
     const first = await run('charging');
-    const answer = await server.call('POST', `/api/executions/${first}/restart/charge`, {
+    const answer = await suite.server.call('POST', `/api/executions/${first}/restart/charge`, {
       body: { inputs: [{ messageId: 'nope', payload: 1 }] },
     });
     expect(answer.status).toBe(400);
     expect(answer.json.message).toBe(
       `Message 'nope' is not one node 'charge' received in execution '${first}': edit a message listed by GET /api/executions/${first}/nodes/charge/messages?direction=in`,
     );
-    const withoutPayload = await server.call('POST', `/api/executions/${first}/restart/charge`, {
-      body: { inputs: [{ messageId: 'x' }] },
-    });
+    const withoutPayload = await suite.server.call(
+      'POST',
+      `/api/executions/${first}/restart/charge`,
+      {
+        body: { inputs: [{ messageId: 'x' }] },
+      },
+    );
     expect(withoutPayload.status).toBe(400);
-    const toTrigger = await server.call('POST', `/api/executions/${first}/restart/in`, {
+    const toTrigger = await suite.server.call('POST', `/api/executions/${first}/restart/in`, {
       body: { inputs: [{ payload: 1 }] },
     });
     expect(toTrigger.status).toBe(400);
     expect(toTrigger.json.message).toBe(
       `Execution '${first}' cannot be restarted: node 'in' has no parent to send it an added message`,
     );
-    expect(service.count('/charge')).toBe(2);
+    expect(suite.service.count('/charge')).toBe(2);
   });
 
   it('restarts from a node on a version with a changed mapper after it; the nodes above replay', async () => {
@@ -243,7 +184,7 @@ describe('Repairing runs', () => {
       inputs: [{ messageId: message?.messageId, payload: 50 }],
     });
     expect(await payloads(both.executionId as string)).toEqual([150, 104, 106]);
-    const audit = await server.call('GET', `/api/control/audit?executionId=${first}`);
+    const audit = await suite.server.call('GET', `/api/control/audit?executionId=${first}`);
     expect(audit.json.data[0].detail).toBe(
       `inputs: payload of ${message?.messageId} edited; version 2`,
     );
@@ -252,7 +193,7 @@ describe('Repairing runs', () => {
   it('answers 409 naming the node above the restart that differs in the version, and 404 for a version not saved', async () => {
     const first = await run('numbers');
     await save(numbers('$ + 1', '$ * 3'));
-    const answer = await server.call('POST', `/api/executions/${first}/restart/tail`, {
+    const answer = await suite.server.call('POST', `/api/executions/${first}/restart/tail`, {
       body: { version: 2 },
     });
     expect(answer.status).toBe(409);
@@ -262,7 +203,7 @@ describe('Repairing runs', () => {
     // From the changed node itself, nothing above it differs.
     const fromDouble = await restart(`/api/executions/${first}/restart/double`, { version: 2 });
     expect(await payloads(fromDouble.executionId as string)).toEqual([4, 7, 10]);
-    const missing = await server.call('POST', `/api/executions/${first}/restart/tail`, {
+    const missing = await suite.server.call('POST', `/api/executions/${first}/restart/tail`, {
       body: { version: 9 },
     });
     expect(missing.status).toBe(404);
@@ -275,12 +216,12 @@ describe('Repairing runs', () => {
     expect(whole).toMatchObject({ status: 'COMPLETED', workflowVersion: 2 });
     expect(await payloads(whole.executionId as string)).toEqual([103, 106, 109]);
     await save(numbers('$ + 1', '$ * 2', [7]));
-    const changed = await server.call('POST', `/api/executions/${first}/restart`, {
+    const changed = await suite.server.call('POST', `/api/executions/${first}/restart`, {
       body: { version: 3 },
     });
     expect(changed.status).toBe(409);
     expect(changed.json.message).toMatch(/node 'in' differs/);
-    const audit = await server.call('GET', `/api/control/audit?executionId=${first}`);
+    const audit = await suite.server.call('GET', `/api/control/audit?executionId=${first}`);
     expect(audit.json.data.map((entry: { detail?: string }) => entry.detail)).toEqual([
       'version 3',
       'version 2',
@@ -305,16 +246,16 @@ describe('Repairing runs', () => {
         { source: 'b', target: 'outB' },
       ],
     });
-    const defined = await server.call('PUT', '/api/sessions/s/workflows/forked', {
+    const defined = await suite.server.call('PUT', '/api/sessions/s/workflows/forked', {
       body: forked('$ + 1'),
     });
     expect(defined.status).toBeLessThan(300);
     const first = await run('forked');
-    await server.call('PUT', '/api/sessions/s/workflows/forked', { body: forked('$ + 100') });
+    await suite.server.call('PUT', '/api/sessions/s/workflows/forked', { body: forked('$ + 100') });
     // The branch through `b` is left out of the second run, which runs version 2.
     const second = (await restart(`/api/executions/${first}/restart/a`, { version: 2 }))
       .executionId as string;
-    const refused = await server.call('POST', `/api/executions/${second}/restart/outB`);
+    const refused = await suite.server.call('POST', `/api/executions/${second}/restart/outB`);
     expect(refused.status).toBe(400);
     expect(refused.json.message).toBe(
       `Execution '${second}' cannot be restarted: node 'b' was left out of execution '${second}', whose workflow version differs from that of '${first}', which recorded it, in that node or one above it`,
@@ -330,9 +271,9 @@ describe('Repairing runs', () => {
     const again = await restart(`/api/executions/${first}/restart/tail`);
     expect(again.workflowVersion).toBe(1);
     expect(await payloads(again.executionId as string)).toEqual([3, 5, 7]);
-    const audit = await server.call('GET', `/api/control/audit?executionId=${first}`);
+    const audit = await suite.server.call('GET', `/api/control/audit?executionId=${first}`);
     expect('detail' in audit.json.data[0]).toBe(false);
-    const unknownField = await server.call('POST', `/api/executions/${first}/restart`, {
+    const unknownField = await suite.server.call('POST', `/api/executions/${first}/restart`, {
       body: { inputs: [] },
     });
     expect(unknownField.status).toBe(400);
