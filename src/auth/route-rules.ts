@@ -76,6 +76,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('GET', '/api/executions/:id/breakpoints', 'VIEWER', 'execution'),
   rule('POST', '/api/executions/:id/restart', 'OPERATOR', 'execution'),
   rule('POST', '/api/executions/:id/restart/:nodeId', 'OPERATOR', 'execution'),
+  // Saves nothing, but runs the run's pure nodes again (a draft's too): an operator's call.
+  rule('POST', '/api/executions/:id/replay-check', 'OPERATOR', 'execution'),
   rule('POST', '/api/executions/:id/nodes/:nodeId/retry', 'OPERATOR', 'execution'),
   rule('POST', '/api/executions/:id/recover', 'OPERATOR', 'execution'),
   rule('GET', '/api/executions/:id/checkpoints', 'VIEWER', 'execution'),

@@ -984,6 +984,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/executions/{id}/replay-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a version against a recorded run
+         * @description Runs the run's recorded inputs through a saved `version` (or an unsaved draft `definition`) and compares, per node, the output with what the run recorded. Nothing outside is called: nodes of a type that is not pure answer each input from their recorded output for it, and an input they have no recording for is a difference. Nothing is saved: no execution, checkpoints, results, events or audit entry. 404 for a version not saved; 409 when the checkpoints it needs were not kept.
+         *
+         *     Required role: OPERATOR.
+         */
+        post: operations["replayCheckExecution"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/executions/{id}/checkpoints": {
         parameters: {
             query?: never;
@@ -1498,6 +1520,29 @@ export interface components {
             /** @description A saved version of the workflow to run instead of the one the run used; the graph above the restart must be unchanged (409 naming the node that differs) */
             version?: number;
         };
+        ReplayCheckBodyInput: {
+            /** @description A saved version of the workflow to check against the run (404 when not saved) */
+            version?: number;
+            /** @description An unsaved draft of the workflow to check instead of a saved version (400 when it does not validate); its workflowId may be left out */
+            definition?: {
+                workflowId?: string;
+                /** @default  */
+                description?: string;
+                nodes: {
+                    nodeId: string;
+                    type: string;
+                    config?: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @default [] */
+                edges?: {
+                    source: string;
+                    target: string;
+                    sourcePort?: string;
+                }[];
+            };
+        };
         RedriveBodyInput: {
             /** @description The payload to run the node on; the letter's own when left out */
             payload?: unknown;
@@ -1729,6 +1774,36 @@ export interface components {
         PriorityChange: {
             executionId: string;
             priority: number;
+        };
+        NodeComparison: {
+            nodeId: string;
+            /** @description The replayed output equals the recorded output */
+            same: boolean;
+            /** @description Messages the node sent in the run */
+            recorded: number;
+            /** @description Messages it sent in the check */
+            replayed: number;
+            /** @description The first 5 messages that differ, by message id */
+            differences: {
+                messageId: string;
+                /** @description The payload sent in the run; absent when none was */
+                recorded?: unknown;
+                /** @description The payload sent in the check; absent when none was */
+                replayed?: unknown;
+                /** @description Why nothing was replayed: an input a node with outside effects has no recording for */
+                note?: string;
+            }[];
+        };
+        ReplayCheck: {
+            executionId: string;
+            /** @description The version checked; null for a draft */
+            version: number | null;
+            /** @description How the check's run ended: COMPLETED, or FAILURE, TIMED_OUT (the check's time limit), ... */
+            status: string;
+            /** @description Why it ended other than COMPLETED (the root cause of a failure) */
+            error: string | null;
+            /** @description Every node of the checked version, in topological order */
+            nodes: components["schemas"]["NodeComparison"][];
         };
         /** @description The node's status after the command */
         NodeState: {
@@ -7342,6 +7417,130 @@ export interface operations {
                         status: number;
                         message: string;
                         data: components["schemas"]["ExecutionState"];
+                    };
+                };
+            };
+            /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or in a session the key may not reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    replayCheckExecution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayCheckBodyInput"];
+            };
+        };
+        responses: {
+            /** @description Per node, the recorded and the replayed output */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["ReplayCheck"];
                     };
                 };
             };

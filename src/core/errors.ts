@@ -153,6 +153,11 @@ export const ERROR_CATALOGUE = {
     template:
       "Execution '{executionId}' cannot be replayed on version {version}: the graph above the restart differs, {detail}",
   },
+  REPLAY_CHECK_REFUSED: {
+    kind: 'user',
+    retryable: false,
+    template: "Execution '{executionId}' cannot be replay-checked: {detail}",
+  },
   RESTART_IN_PROGRESS: {
     kind: 'user',
     retryable: true,

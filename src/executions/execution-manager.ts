@@ -4,7 +4,6 @@
 // the module named after it, and this class wires them and checks leadership.
 import { AppError, messageOf } from '../core/index.js';
 import { realTimers } from '../engine/index.js';
-import type { NodeCheckpointSummary } from '../engine/index.js';
 import { MemoryIdempotencyStore } from '../stores/index.js';
 import { LIMITS_OFF, REFUSAL_MESSAGES } from './admission.js';
 import type { AdmissionLimits, RefusalReason } from './admission.js';
@@ -20,6 +19,10 @@ import { acceptedRecord } from './launch.js';
 import type { Launch, StartAnswer, StartOptions, StartRequest } from './launch.js';
 import { LiveRuns } from './live-runs.js';
 import { PlanCache } from './plan-cache.js';
+import { checkpointViewOf } from './checkpoint-view.js';
+import type { CheckpointView } from './checkpoint-view.js';
+import { createReplayChecks } from './replay-check.js';
+import type { ReplayCheckResult, ReplayChecks, ReplayTarget } from './replay-check.js';
 import { Restarts } from './restarts.js';
 import { NODE_CONTROLS, controlRun } from './run-controls.js';
 import type { NodeAction, RunAction } from './run-controls.js';
@@ -29,14 +32,6 @@ import type { ShutdownLogger, ShutdownParts } from './shutdown.js';
 
 export type { ExecutionManagerDeps } from './execution-manager-deps.js';
 
-/** CONTRACT section 4: `GET /api/executions/{id}/checkpoints`. */
-export interface CheckpointView {
-  readonly executionId: string;
-  /** The checkpoint store's kind; null when nothing is recorded. */
-  readonly store: string | null;
-  readonly nodes: Readonly<Record<string, Omit<NodeCheckpointSummary, 'nodeId'>>>;
-}
-
 export class ExecutionManager {
   readonly #deps: ExecutionManagerDeps;
   readonly #notifier: ExecutionNotifier;
@@ -44,6 +39,7 @@ export class ExecutionManager {
   readonly #queue: AdmissionQueue;
   readonly #runs: LiveRuns;
   readonly #restarts: Restarts;
+  readonly #checks: ReplayChecks;
   readonly #approvals: Approvals;
   readonly #idempotency: IdempotencyKeys;
   readonly #ending: ShutdownParts;
@@ -118,6 +114,7 @@ export class ExecutionManager {
         this.#runs.stopRecording(executionId);
       },
     });
+    this.#checks = createReplayChecks(deps, this.#plans, this.#restarts);
     this.#idempotency = new IdempotencyKeys(
       deps.idempotencyStore ??
         new MemoryIdempotencyStore(deps.idempotency?.maxKeys ?? 100_000, () => clock.now()),
@@ -244,14 +241,14 @@ export class ExecutionManager {
   }
 
   /** CONTRACT section 4: per node, messages recorded, bytes, complete or not. */
-  async checkpointsOf(executionId: string): Promise<CheckpointView> {
+  checkpointsOf(executionId: string): Promise<CheckpointView> {
     this.require(executionId);
-    const store = this.#deps.checkpoints;
-    const nodes: Record<string, Omit<NodeCheckpointSummary, 'nodeId'>> = {};
-    for (const { nodeId, ...rest } of (await store?.summary(executionId)) ?? []) {
-      nodes[nodeId] = rest;
-    }
-    return { executionId, store: store?.kind ?? null, nodes };
+    return checkpointViewOf(this.#deps.checkpoints, executionId);
+  }
+
+  /** Replay check (docs/run-repair.md): a recorded run through another version; saves nothing. */
+  replayCheck(executionId: string, target: ReplayTarget): Promise<ReplayCheckResult> {
+    return this.#checks.check(this.require(executionId), target);
   }
 
   /**

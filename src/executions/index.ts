@@ -1,5 +1,8 @@
 export { ExecutionManager } from './execution-manager.js';
-export type { CheckpointView, ExecutionManagerDeps } from './execution-manager.js';
+export type { ExecutionManagerDeps } from './execution-manager.js';
+export type { CheckpointView } from './checkpoint-view.js';
+export type { ReplayCheckResult, ReplayTarget } from './replay-check.js';
+export type { MessageDifference, NodeComparison } from './replay-comparison.js';
 export { MAX_NESTING_DEPTH } from './live-runs.js';
 export type { NodeMessage, RestartMode } from './restarts.js';
 export { describeEdits } from './input-edits.js';

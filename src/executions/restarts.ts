@@ -172,12 +172,14 @@ export class Restarts {
    * archive. Its checkpoints are still there when the store keeps them durably, and the
    * durable execution log has its start; else the refusal says which of the two is missing.
    */
-  async #fromHistory(entry: ExecutionEntry): Promise<Archived> {
-    const { executionId } = entry;
+  async #fromHistory(
+    entry: ExecutionEntry,
+    refuse = (reason: string): never => {
+      throw new AppError('NOT_RESTARTABLE', { params: { executionId: entry.executionId, reason } });
+    },
+  ): Promise<Archived> {
     const { checkpoints, journal, retained, plans } = this.#options;
-    const refuse = (reason: string): never => {
-      throw new AppError('NOT_RESTARTABLE', { params: { executionId, reason } });
-    };
+    const { executionId } = entry;
     if (checkpoints?.durable !== true) {
       return refuse(
         entry.restored
@@ -211,6 +213,17 @@ export class Restarts {
       lineage: accepted.lineage,
       source: accepted.restartOf ?? accepted.resumedFrom,
     };
+  }
+
+  /**
+   * What a replay check reads of a run: how it was launched, and each node's recorded output
+   * (also from the run it restarted); `refuse` says why what it needs was not kept.
+   */
+  async recording(entry: ExecutionEntry, refuse: (detail: string) => never) {
+    const { executionId } = entry;
+    const archived = this.#archive.get(executionId) ?? (await this.#fromHistory(entry, refuse));
+    const outputOf = (nodeId: string) => this.#recordedOutput(executionId, nodeId, refuse);
+    return { ...archived, outputOf };
   }
 
   /** The execution a restart or resume came from, whose checkpoints hold its left-out nodes. */

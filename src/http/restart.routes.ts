@@ -3,7 +3,11 @@
 import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { RestartBodySchema, RestartFromNodeBodySchema } from './api-contract/index.js';
+import {
+  ReplayCheckBodySchema,
+  RestartBodySchema,
+  RestartFromNodeBodySchema,
+} from './api-contract/index.js';
 import type { ExecutionRoutesOptions } from './executions.routes.js';
 import { auditActor, respond } from './reply.js';
 
@@ -102,6 +106,18 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
           auditActor(request),
           request.principal?.sessions ?? null,
         ),
+      ),
+  );
+
+  api.post(
+    '/api/executions/:id/replay-check',
+    { schema: { params: executionParams, body: ReplayCheckBodySchema } },
+    async (request, reply) =>
+      respond(
+        reply,
+        200,
+        'Replay check',
+        await executions.replayCheck(request.params.id, request.body),
       ),
   );
 

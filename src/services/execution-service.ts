@@ -20,6 +20,7 @@ import type {
   AdmissionLimits,
   Approval,
   CheckpointView,
+  ReplayCheckResult,
   NodeMessage,
   ExecutionEntry,
   ExecutionEvent,
@@ -36,6 +37,7 @@ import type {
   StartRequest,
 } from '../executions/index.js';
 import { audited, auditedAsync } from './control-desk.js';
+import type { ReplayCheckBody } from './repair-schemas.js';
 import { assertLimitRanges } from './limit-ranges.js';
 import type { ControlDesk } from './control-desk.js';
 import { waitForRun } from './run-waiter.js';
@@ -288,6 +290,19 @@ export class ExecutionService {
       items: messages.slice(from, to),
       nextCursor: to < messages.length ? String(to) : null,
     };
+  }
+
+  /**
+   * Replay check (docs/run-repair.md): the run's inputs through another version or a draft,
+   * compared per node. It changes nothing, so it is not a control command and is not audited.
+   */
+  replayCheck(executionId: string, body: ReplayCheckBody): Promise<ReplayCheckResult> {
+    // The body's schema lets exactly one of the two through.
+    const { version = 0, definition } = body;
+    return this.#executions.replayCheck(
+      executionId,
+      definition === undefined ? { version } : { definition },
+    );
   }
 
   get limits(): AdmissionLimits {

@@ -47,8 +47,10 @@ export {
   MAX_INPUT_EDITS,
   inputEditSchema,
   inputEditsSchema,
+  replayCheckSchema,
   replayVersionSchema,
 } from './repair-schemas.js';
+export type { ReplayCheckBody } from './repair-schemas.js';
 export type { RunLogLine, RunWaitOptions, RunWaitOutcome } from './run-waiter.js';
 export { DeadLetterService } from './dead-letter-service.js';
 export type {

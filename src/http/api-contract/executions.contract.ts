@@ -3,7 +3,12 @@
 import { z } from 'zod';
 import { CHECKPOINT_STORE_KINDS, NODE_STATUSES, RUN_LOG_LEVELS } from '../../engine/index.js';
 import { EXECUTION_STATUSES, ON_LIMIT_MODES } from '../../executions/index.js';
-import { inputEditSchema, inputEditsSchema, replayVersionSchema } from '../../services/index.js';
+import {
+  inputEditSchema,
+  inputEditsSchema,
+  replayCheckSchema,
+  replayVersionSchema,
+} from '../../services/index.js';
 import { instant, named } from './envelopes.js';
 import { envelope } from './operation.js';
 import type { Operation, OperationTable } from './operation.js';
@@ -236,6 +241,54 @@ export const RestartFromNodeBodySchema = named(
     .optional(),
 );
 
+/** The body of a replay check: a saved version or a draft. */
+export const ReplayCheckBodySchema = named('ReplayCheckBody', replayCheckSchema);
+
+const NodeComparisonSchema = named(
+  'NodeComparison',
+  z.strictObject({
+    nodeId: z.string(),
+    same: z.boolean().meta({ description: 'The replayed output equals the recorded output' }),
+    recorded: z.int().meta({ description: 'Messages the node sent in the run' }),
+    replayed: z.int().meta({ description: 'Messages it sent in the check' }),
+    differences: z
+      .array(
+        z.strictObject({
+          messageId: z.string(),
+          recorded: z
+            .unknown()
+            .optional()
+            .meta({ description: 'The payload sent in the run; absent when none was' }),
+          replayed: z
+            .unknown()
+            .optional()
+            .meta({ description: 'The payload sent in the check; absent when none was' }),
+          note: z.string().optional().meta({
+            description:
+              'Why nothing was replayed: an input a node with outside effects has no recording for',
+          }),
+        }),
+      )
+      .meta({ description: 'The first 5 messages that differ, by message id' }),
+  }),
+);
+
+const ReplayCheckSchema = named(
+  'ReplayCheck',
+  z.strictObject({
+    executionId: z.string(),
+    version: z.int().nullable().meta({ description: 'The version checked; null for a draft' }),
+    status: z.string().meta({
+      description:
+        "How the check's run ended: COMPLETED, or FAILURE, TIMED_OUT (the check's time limit), ...",
+    }),
+    error: failure,
+    nodes: z
+      .array(NodeComparisonSchema)
+      .meta({ description: 'Every node of the checked version, in topological order' }),
+  }),
+);
+
 const EXECUTION = '/api/executions/:id';
 
 export const EXECUTION_OPERATIONS: OperationTable = {
@@ -380,6 +433,15 @@ export const EXECUTION_OPERATIONS: OperationTable = {
     },
     RESTARTED,
   ),
+  [`POST ${EXECUTION}/replay-check`]: {
+    operationId: 'replayCheckExecution',
+    summary: 'Check a version against a recorded run',
+    description:
+      "Runs the run's recorded inputs through a saved `version` (or an unsaved draft `definition`) and compares, per node, the output with what the run recorded. Nothing outside is called: nodes of a type that is not pure answer each input from their recorded output for it, and an input they have no recording for is a difference. Nothing is saved: no execution, checkpoints, results, events or audit entry. 404 for a version not saved; 409 when the checkpoints it needs were not kept.",
+    tag: 'Repair',
+    answers: { 200: envelope('Per node, the recorded and the replayed output', ReplayCheckSchema) },
+    errors: [404, 409],
+  },
   [`GET ${EXECUTION}/nodes/:nodeId/messages`]: {
     operationId: 'listNodeMessages',
     summary: 'Read what a node received or sent',

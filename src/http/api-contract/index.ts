@@ -16,7 +16,11 @@ import { STREAM_OPERATIONS } from './streams.contract.js';
 export { API_TAGS } from './operation.js';
 export type { ApiTag, Operation, OperationKey } from './operation.js';
 export { apiSchemas } from './envelopes.js';
-export { RestartBodySchema, RestartFromNodeBodySchema } from './executions.contract.js';
+export {
+  ReplayCheckBodySchema,
+  RestartBodySchema,
+  RestartFromNodeBodySchema,
+} from './executions.contract.js';
 export { RedriveBodySchema } from './dead-letters.contract.js';
 export { BODYLESS_ERRORS, ERROR_DESCRIPTIONS, RETRY_AFTER_STATUSES } from './responses.js';
 export type { ErrorStatus } from './responses.js';
