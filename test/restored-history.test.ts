@@ -12,6 +12,7 @@ import {
   expectHistoryKept,
   expectNodeMessagesAfterCrash,
   expectRepairsAfterCrash,
+  expectReplayCheckAfterCrash,
   expectRestartsAfterCrash,
   postgresServers,
   printed,
@@ -56,6 +57,10 @@ describe('history after a restart with the file stores', () => {
   it('restarts a run of the earlier process from a node with an edited input, and on another version', async () => {
     await expectRepairsAfterCrash(servers());
   });
+
+  it('replay-checks a run of the earlier process from the file checkpoints', async () => {
+    await expectReplayCheckAfterCrash(servers());
+  });
 });
 
 describe('start-up after a crash that tore the last lines of the file stores', () => {
@@ -92,7 +97,7 @@ describe('history after a restart with checkpoints in memory', () => {
     SVC_EXECUTION_LOG_DIR: path.join(dir, 'log'),
   }));
 
-  it('refuses a restart of a run of the earlier process with 404, saying its checkpoints were in memory (SPEC Restart rule 1)', async () => {
+  it('refuses a restart of a run of the earlier process with 404, and a replay check of it with 409, saying its checkpoints were in memory (SPEC Restart rule 1)', async () => {
     const running = servers();
     await running.define([printed]);
     const id = await running.run('printed');
@@ -137,6 +142,10 @@ describe.skipIf(unavailable !== undefined)(
 
     it('restarts a run of the earlier process from a node with an edited input, and on another version', async () => {
       await expectRepairsAfterCrash(servers());
+    });
+
+    it('replay-checks a run of the earlier process from the relational checkpoints', async () => {
+      await expectReplayCheckAfterCrash(servers);
     });
   },
 );

@@ -368,3 +368,29 @@ export async function expectRepairsAfterCrash(servers: Restartable): Promise<voi
     ]),
   );
 }
+
+/**
+ * A replay check of a run of the earlier process (docs/run-repair.md "Replay check"): its
+ * recorded output is read from the durable checkpoints, on its own version and another.
+ */
+export async function expectReplayCheckAfterCrash(servers: Restartable): Promise<void> {
+  await servers.define([printed]);
+  const id = await servers.run('printed');
+  await servers.crashAndBoot();
+  const check = async (body: unknown) => {
+    const answer = await servers.call('POST', `/api/executions/${id}/replay-check`, body);
+    expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+    return answer.json.data.nodes as { nodeId: string; same: boolean; differences: unknown[] }[];
+  };
+  expect((await check({ version: 1 })).every((node) => node.same)).toBe(true);
+  const saved = await servers.call('PUT', '/api/sessions/s/workflows/printed', {
+    ...printed,
+    nodes: printed.nodes.map((node) =>
+      node.nodeId === 'double' ? { ...node, config: { expression: '$ * 10' } } : node,
+    ),
+  });
+  expect(saved.status).toBeLessThan(300);
+  const [, double] = await check({ version: 2 });
+  expect(double).toMatchObject({ nodeId: 'double', same: false });
+  expect(double?.differences[0]).toMatchObject({ recorded: 2, replayed: 10 });
+}
