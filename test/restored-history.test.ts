@@ -97,7 +97,7 @@ describe('history after a restart with checkpoints in memory', () => {
     SVC_EXECUTION_LOG_DIR: path.join(dir, 'log'),
   }));
 
-  it('refuses a restart of a run of the earlier process with 404, and a replay check of it with 409, saying its checkpoints were in memory (SPEC Restart rule 1)', async () => {
+  it('refuses a restart of a run of the earlier process with 404, saying its checkpoints were in memory (SPEC Restart rule 1)', async () => {
     const running = servers();
     await running.define([printed]);
     const id = await running.run('printed');
@@ -116,6 +116,20 @@ describe('history after a restart with checkpoints in memory', () => {
         `Execution '${id}' is no longer restartable: it ran before the server restarted and its checkpoints were kept in memory (set svc.restart.dir, or svc.restart.store-type=postgres, to keep them across restarts)`,
       );
     }
+  });
+
+  it('refuses a replay check of a run of the earlier process with 409, saying its checkpoints were in memory', async () => {
+    const running = servers();
+    await running.define([printed]);
+    const id = await running.run('printed');
+    await running.crashAndBoot();
+    const refused = await running.call('POST', `/api/executions/${id}/replay-check`, {
+      version: 1,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toBe(
+      `Execution '${id}' cannot be replay-checked: it ran before the server restarted and its checkpoints were kept in memory (set svc.restart.dir, or svc.restart.store-type=postgres, to keep them across restarts)`,
+    );
   });
 });
 
