@@ -365,6 +365,38 @@ describe('The svc command-line client', () => {
     expect(withoutNode.stderr).toContain('--input-file needs --from');
   });
 
+  it('replay-checks a run against a saved version and a draft file, exiting 1 when a node differs (docs/run-repair.md)', async () => {
+    const id = (await svc(['run', 'runs/slow', '--payload', '{"n": 3}'])).stdout.trim();
+    await endOf(server, id);
+    const same = await svc(['replay-check', id, '--workflow-version', '1']);
+    expect(same.stderr).toBe('');
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/^NODE +SAME +RECORDED +REPLAYED +FIRST DIFFERENCE$/m);
+    expect(same.stdout).toMatch(/^wait +yes +1 +1 *$/m);
+    const draft = join(folder, 'slow-draft.yaml');
+    writeFileSync(
+      draft,
+      SLOW.replace('type: DELAY', 'type: MAPPER').replace(
+        '{ delayMs: 600 }',
+        `{ expression: '{ "changed": true }' }`,
+      ),
+    );
+    const differs = await svc(['replay-check', id, '--file', draft, '--output', 'json']);
+    expect(differs.code).toBe(1);
+    expect(differs.stderr).toContain('node(s) differ');
+    const result = JSON.parse(differs.stdout) as {
+      version: null;
+      nodes: { nodeId: string; same: boolean; differences: unknown[] }[];
+    };
+    expect(result.version).toBeNull();
+    expect(result.nodes.find((node) => node.nodeId === 'wait')).toMatchObject({
+      same: false,
+      differences: [{ replayed: { changed: true } }],
+    });
+    const neither = await svc(['replay-check', id]);
+    expect(neither.code).toBe(2);
+  });
+
   it('answers pending approvals, one by node or all at once, and pauses and resumes a run', async () => {
     expect((await svc(['apply', repository('asks', { 'asks.yaml': ASKS })])).code).toBe(0);
     const started = await svc(['run', 'runs/asks', '--payload', '[{"item": "a"}, {"item": "b"}]']);

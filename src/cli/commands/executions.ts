@@ -8,6 +8,8 @@ import { CliError, EXIT } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { FOLLOW_INTERVAL_MS, followRun, pause, printRun } from '../run-view.js';
 import { workflowRefOf } from '../workflow-ref.js';
+import { loadFiles } from '../workflow-files.js';
+import { stopOnProblems } from './files.js';
 
 type ExecutionStatus = ApiSchemas['ExecutionStatus'];
 
@@ -300,6 +302,53 @@ export function registerExecutionCommands(program: Command, context: CommandCont
     );
 
   program
+    .command('replay-check')
+    .description(
+      "Run a run's recorded inputs through a saved version or a draft file, calling nothing outside and saving nothing, and compare each node's output with the run's",
+    )
+    .argument('<id>', 'the execution id')
+    .option('--workflow-version <n>', 'check this saved version of the workflow')
+    .option('--file <file>', 'check the unsaved draft in this workflow file (YAML or JSON)')
+    .addHelpText(
+      'after',
+      '\nExit status 0 when every node sent the same as in the run, 1 when one differs.\nExamples:\n  svc replay-check 6f1c2e0a-... --workflow-version 3\n  svc replay-check 6f1c2e0a-... --file shop/orders.yaml --output json\n',
+    )
+    .action(async (id: string, options: { workflowVersion?: string; file?: string }) => {
+      if ((options.workflowVersion === undefined) === (options.file === undefined)) {
+        throw new CliError('Give one of --workflow-version and --file', { exitCode: EXIT.usage });
+      }
+      const { api } = context.connection();
+      const result = await dataOf(
+        api.POST('/api/executions/{id}/replay-check', {
+          params: { path: { id } },
+          body:
+            options.file === undefined
+              ? { version: integer(options.workflowVersion ?? '', '--workflow-version') }
+              : { definition: draftOf(context, options.file) },
+        }),
+      );
+      if (context.output.json) context.output.value(result);
+      else {
+        context.output.table(
+          result.nodes,
+          [
+            { header: 'NODE', value: (node) => node.nodeId },
+            { header: 'SAME', value: (node) => (node.same ? 'yes' : 'no') },
+            { header: 'RECORDED', value: (node) => String(node.recorded) },
+            { header: 'REPLAYED', value: (node) => String(node.replayed) },
+            { header: 'FIRST DIFFERENCE', value: (node) => firstDifference(node) },
+          ],
+          'No nodes.',
+        );
+      }
+      const differing = result.nodes.filter((node) => !node.same).length;
+      if (result.status !== 'COMPLETED') {
+        throw new CliError(`The check's run ended ${result.status}: ${result.error ?? ''}`);
+      }
+      if (differing > 0) throw new CliError(`${String(differing)} node(s) differ`);
+    });
+
+  program
     .command('recover')
     .description('Continue an aborted run from its checkpoints')
     .argument('<id>', 'the execution id')
@@ -340,6 +389,26 @@ function inputEditsOf(file: string): ApiSchemas['InputEditInput'][] {
     throw new CliError(`${file} must hold a JSON array of edits`, { exitCode: EXIT.usage });
   }
   return edits as ApiSchemas['InputEditInput'][];
+}
+
+/** The one workflow definition a draft file holds; a file with problems is refused. */
+function draftOf(context: CommandContext, file: string): ApiSchemas['WorkflowDefinitionInput'] {
+  const files = loadFiles([file]);
+  stopOnProblems(context, files.problems);
+  const [workflow, ...more] = files.workflows;
+  if (workflow === undefined || more.length > 0) {
+    throw new CliError(`${file} must hold one workflow`, { exitCode: EXIT.usage });
+  }
+  return workflow.definition;
+}
+
+/** A node's first difference in one line: the note, or the two payloads. */
+function firstDifference(node: ApiSchemas['NodeComparison']): string {
+  const [first] = node.differences;
+  if (first === undefined) return '';
+  if (first.note !== undefined) return `${first.messageId}: ${first.note}`;
+  const side = (has: boolean, payload: unknown) => (has ? JSON.stringify(payload) : 'none');
+  return `${first.messageId}: ${side('recorded' in first, first.recorded)} -> ${side('replayed' in first, first.replayed)}`;
 }
 
 export function integer(text: string, option: string): number {

@@ -143,7 +143,7 @@ async function checked(context: CommandContext, files: LoadedFiles): Promise<Loa
   return { ...files, problems };
 }
 
-function stopOnProblems(context: CommandContext, problems: readonly FileProblem[]): void {
+export function stopOnProblems(context: CommandContext, problems: readonly FileProblem[]): void {
   if (problems.length === 0) return;
   reportProblems(context, problems);
   throw new CliError(`${String(problems.length)} problem(s) found; nothing was changed`);
