@@ -39,6 +39,7 @@ const OPERATOR_TOOLS = [
   'signal_node',
   'rollback_workflow',
   'note_workflow_version',
+  'replay_check',
 ];
 
 const echo = {
@@ -71,6 +72,17 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
   });
 
   const rest = async (path: string): Promise<unknown> => (await server.call('GET', path)).json.data;
+  /** A new session holding `echo`, and a run of it on payload 1. */
+  const echoOnce = async (sessionId: string): Promise<string> => {
+    await mcp.call('create_session', {
+      sessionId,
+      name: sessionId,
+      initiator: 'agent',
+      workflows: [echo],
+    });
+    return (await mcp.call('start_workflow', { sessionId, workflowId: 'echo', payload: 1 })).data
+      .executionId as string;
+  };
 
   it('lists every tool of the role table, each with a JSON Schema of its arguments', async () => {
     const { tools } = await mcp.client.listTools();
@@ -210,15 +222,7 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
   });
 
   it('restarts from a node with edited inputs and another version (docs/run-repair.md)', async () => {
-    await mcp.call('create_session', {
-      sessionId: 'repair',
-      name: 'R',
-      initiator: 'agent',
-      workflows: [echo],
-    });
-    const executionId = (
-      await mcp.call('start_workflow', { sessionId: 'repair', workflowId: 'echo', payload: 1 })
-    ).data.executionId as string;
+    const executionId = await echoOnce('repair');
     const ended = (id: string) =>
       eventually(
         () => rest(`/api/executions/${id}`),
@@ -258,6 +262,35 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
     });
     expect(misplaced.isError).toBe(true);
     expect(misplaced.text).toContain('inputs does not go with PAUSE');
+  });
+
+  it('replay-checks a run against a saved version or a draft, answering the data of the REST call (docs/run-repair.md)', async () => {
+    const executionId = await echoOnce('checks');
+    await eventually(
+      () => rest(`/api/executions/${executionId}`),
+      (data) => (data as { status: string }).status === 'COMPLETED',
+    );
+    const same = await mcp.call('replay_check', { executionId, version: 1 });
+    expect(same.isError, same.text).toBe(false);
+    expect(same.data).toMatchObject({ version: 1, status: 'COMPLETED' });
+    const changed = {
+      ...echo,
+      nodes: echo.nodes.map((node) =>
+        node.nodeId === 'shape' ? { ...node, config: { expression: '{"had": $}' } } : node,
+      ),
+    };
+    const draft = await mcp.call('replay_check', { executionId, definition: changed });
+    expect(draft.isError, draft.text).toBe(false);
+    const shape = (draft.data.nodes as { nodeId: string }[]).find(
+      (node) => node.nodeId === 'shape',
+    );
+    expect(shape).toMatchObject({
+      same: false,
+      differences: [{ recorded: { got: 1 }, replayed: { had: 1 } }],
+    });
+    const neither = await mcp.call('replay_check', { executionId });
+    expect(neither.isError).toBe(true);
+    expect(neither.text).toMatch(/^400 /);
   });
 
   it('lists pending approvals and answers one with signal_node', async () => {

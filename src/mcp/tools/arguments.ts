@@ -28,7 +28,7 @@ export const version = z
   .transform(String)
   .describe('A saved version number of the workflow, e.g. 3 (see list_workflow_versions).');
 
-const EXAMPLE_WORKFLOW =
+export const EXAMPLE_WORKFLOW =
   '{"workflowId": "hello", "description": "say hello", "nodes": [{"nodeId": "start", "type": "API_TRIGGER"}, {"nodeId": "greet", "type": "MAPPER", "config": {"mode": "TEMPLATE", "template": "Hello {{name}}"}}, {"nodeId": "print", "type": "CONSOLE_TERMINAL"}], "edges": [{"source": "start", "target": "greet"}, {"source": "greet", "target": "print"}]}';
 
 export const workflowDefinition = workflowDefinitionSchema.describe(

@@ -8,11 +8,13 @@ import { inputEditsSchema, replayVersionSchema } from '../../services/index.js';
 import type { ExecutionService } from '../../services/index.js';
 import { defineTool, id, items } from '../tool.js';
 import {
+  EXAMPLE_WORKFLOW,
   executionId,
   integer,
   nodeId,
   optionalSession,
   sessionId,
+  workflowDefinition,
   workflowId,
 } from './arguments.js';
 import { followRun } from './run-following.js';
@@ -282,6 +284,35 @@ export const executionTools = [
     },
     run: ({ executionId, action: command, nodeId, inputs, version }, { executions }, caller) =>
       controlRun(executions, caller, executionId, command, nodeId, { inputs, version }),
+  }),
+  defineTool({
+    name: 'replay_check',
+    role: 'OPERATOR',
+    scope: 'execution',
+    description:
+      "Proves a change before it is saved: runs an execution's recorded inputs through a saved version or an unsaved draft, calling nothing outside (nodes with outside effects answer from the run's recordings) and saving nothing, and answers per node whether its output is the same as in the run, with the first differing messages. Give version or definition.",
+    input: {
+      ...execution,
+      version: integer('version')
+        .min(1, 'version must be at least 1')
+        .optional()
+        .describe('A saved version of the workflow to check, e.g. 3.'),
+      definition: workflowDefinition
+        .optional()
+        .describe(
+          `An unsaved draft of the workflow to check instead of a saved version, as define_workflow takes it, e.g. ${EXAMPLE_WORKFLOW}.`,
+        ),
+    },
+    run: ({ executionId, version, definition }, { executions }) => {
+      if ((version === undefined) === (definition === undefined)) {
+        throw new AppError('VALIDATION_FAILED', {
+          fieldErrors: [
+            { field: 'version', message: 'Give exactly one of version and definition' },
+          ],
+        });
+      }
+      return executions.replayCheck(executionId, { version, definition });
+    },
   }),
   defineTool({
     name: 'control_node',
