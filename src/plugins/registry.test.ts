@@ -54,6 +54,17 @@ describe('PluginRegistry', () => {
     expect(closed).toEqual(['USED']);
   });
 
+  it('takes a type as pure only when it says so: a type that does not may reach outside', () => {
+    const registry = new PluginRegistry();
+    registry.register(echo, 'core');
+    registry.register(definePlugin({ ...echo, type: 'PURE_ECHO', pure: true }), 'core');
+    expect(registry.find('ECHO')?.pure).toBeUndefined();
+    expect(registry.find('PURE_ECHO')?.pure).toBe(true);
+    const builtins = createPluginRegistry({ optionalPlugins: OPTIONAL_PLUGIN_NAMES });
+    expect(builtins.find('MAPPER')?.pure).toBe(true);
+    expect(builtins.find('HTTP_REQUEST')?.pure).toBeUndefined();
+  });
+
   it('refuses a second registration of the same type', () => {
     const registry = new PluginRegistry();
     registry.register(echo, 'core');

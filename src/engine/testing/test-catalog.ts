@@ -12,6 +12,8 @@ export interface TestPluginType {
   /** The run-time part, for engine tests that run workflows. */
   readonly runtime?: (config: Readonly<Record<string, unknown>>) => NodeRuntime;
   readonly defaultTimeoutSeconds?: number;
+  /** Reaches nothing outside the run (`PluginDescriptor.pure`). */
+  readonly pure?: boolean;
 }
 
 export function createTestCatalog(
@@ -35,6 +37,7 @@ export function createTestCatalog(
         ...(spec.defaultTimeoutSeconds === undefined
           ? {}
           : { defaultTimeoutSeconds: spec.defaultTimeoutSeconds }),
+        ...(spec.pure === true ? { pure: true } : {}),
         createRuntime: (config) => {
           if (spec.runtime === undefined) throw new Error(`Type '${type}' cannot run`);
           return spec.runtime(config);
