@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/index.js';
-import { ExecutionEntry } from './execution-registry.js';
+import { testEntry } from './testing/index.js';
 import {
   EXECUTION_STATUSES,
   EXECUTION_TRANSITIONS,
@@ -27,21 +27,6 @@ const ALLOWED: readonly (readonly [ExecutionStatus, ExecutionStatus])[] = [
   ['PAUSED', 'TIMED_OUT'],
 ];
 
-/** An execution created in `status`; without one, created as a new start is. */
-function entryIn(status?: ExecutionStatus): ExecutionEntry {
-  return new ExecutionEntry({
-    executionId: 'e1',
-    sessionId: 's',
-    workflowId: 'w',
-    workflowVersion: 1,
-    priority: 0,
-    createdAt: 0,
-    parentExecutionId: null,
-    depth: 0,
-    ...(status === undefined ? {} : { status }),
-  });
-}
-
 describe('Execution state machine (SPEC States and transitions, CONTRACT section 1)', () => {
   it('allows exactly the listed changes between the CONTRACT statuses', () => {
     for (const from of EXECUTION_STATUSES) {
@@ -66,11 +51,11 @@ describe('Execution state machine (SPEC States and transitions, CONTRACT section
 
   it('never reaches ABORTED by a change: boot recovery creates the execution ABORTED', () => {
     for (const from of EXECUTION_STATUSES) expect(canTransition(from, 'ABORTED')).toBe(false);
-    expect(entryIn('ABORTED').status).toBe('ABORTED');
+    expect(testEntry('ABORTED').status).toBe('ABORTED');
   });
 
   it('starts a new execution QUEUED and changes its status along the table', () => {
-    const entry = entryIn();
+    const entry = testEntry();
     expect(entry.status).toBe('QUEUED');
     entry.transition('RUNNING');
     entry.transition('PAUSED');
@@ -80,7 +65,7 @@ describe('Execution state machine (SPEC States and transitions, CONTRACT section
   });
 
   it('refuses an illegal change with the unexpected ILLEGAL_TRANSITION and keeps the status', () => {
-    const entry = entryIn('COMPLETED');
+    const entry = testEntry('COMPLETED');
     let thrown: unknown;
     try {
       entry.transition('RUNNING');

@@ -3,9 +3,9 @@ import { systemClock } from '../core/index.js';
 import { childMessageId, prepareWorkflow, realTimers, sourceMessageId } from '../engine/index.js';
 import type { NodeDefinition, RecordedMessage, WorkflowPlan } from '../engine/index.js';
 import { createTestCatalog } from '../engine/testing/index.js';
-import { ExecutionRegistry } from './execution-registry.js';
 import { ReplayChecks } from './replay-check.js';
 import type { Recording } from './replay-check.js';
+import { testEntry } from './testing/index.js';
 
 /** Calls of the types with outside effects: a check must make none. */
 const calls = { trigger: 0, effect: 0 };
@@ -92,21 +92,7 @@ const recording: Recording = {
   lineage: 'L',
   outputOf: (nodeId) => Promise.resolve(recorded(v1).get(nodeId) ?? []),
 };
-const entry = new ExecutionRegistry({
-  maxExecutions: 10,
-  resultsPerExecution: 10,
-  logsPerExecution: 10,
-}).create({
-  executionId: 'e',
-  sessionId: 's',
-  workflowId: 'w',
-  workflowVersion: 1,
-  priority: 0,
-  createdAt: 0,
-  parentExecutionId: null,
-  depth: 0,
-  status: 'COMPLETED',
-});
+const entry = testEntry('COMPLETED');
 
 const checks = (versions: Record<number, WorkflowPlan>) =>
   new ReplayChecks({

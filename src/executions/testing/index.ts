@@ -4,3 +4,4 @@
 export { manualToConsole, sessionStoreWith } from './session-store-with.js';
 export { createTestManager, testManagerDeps, testRegistry } from './test-manager.js';
 export { tick, waitFor, waitUntil } from '../../core/testing/index.js';
+export { testEntry } from './test-entry.js';
