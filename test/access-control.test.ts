@@ -149,6 +149,7 @@ describe('Authorization matrix: every route against every kind of key (SPEC Role
     if (rule.url === '/actuator/loggers/:name') return { configuredLevel: 'INFO' };
     if (rule.url === '/api/executions/:id/breakpoints') return { nodeIds: [] };
     if (rule.url.endsWith('/signal')) return { approved: true };
+    if (rule.url === '/api/executions/:id/replay-check') return { version: 1 };
     return undefined;
   }
 
