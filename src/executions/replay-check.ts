@@ -16,7 +16,6 @@ import type {
   CheckpointWriter,
   ConfigResolver,
   EngineLogger,
-  NodePlacement,
   PluginCatalog,
   NodeRecorder,
   PlannedNode,
@@ -259,15 +258,16 @@ class CollectingWriter implements CheckpointWriter {
 /**
  * The plan with each node keyed as in the version the run used: ids derive from node keys
  * (topological positions), which a node added above would shift, and the check pairs recorded
- * and replayed messages by id. New nodes get keys no node of the run had.
+ * and replayed messages by id. New nodes get keys no node of the run had. No node is placed.
  */
 function keyedLike(plan: WorkflowPlan, recording: Recording): WorkflowPlan {
   const used = recording.launch.plan;
   let next = used.nodes.length;
-  const nodes = plan.nodes.map((node) => ({
-    ...node,
-    key: used.byId.get(node.nodeId)?.key ?? (next++).toString(36),
-  }));
+  const nodes = plan.nodes.map((node) => {
+    // Placed nodes run here: the check is no execution remote workers could report to.
+    const { placement: _placement, ...settings } = node.settings;
+    return { ...node, settings, key: used.byId.get(node.nodeId)?.key ?? (next++).toString(36) };
+  });
   return { ...plan, nodes, byId: new Map(nodes.map((node) => [node.nodeId, node])) };
 }
 
@@ -279,7 +279,6 @@ export interface ReplayCheckDeps {
   readonly timers?: TimerScheduler | undefined;
   readonly logger: EngineLogger;
   readonly resolveConfig?: ConfigResolver | undefined;
-  readonly placement?: NodePlacement | undefined;
   readonly maxPayloadBytes?: number | undefined;
   /** SPEC `svc.session.execution-timeout-seconds`: a check gets at most this, and a minute. */
   readonly runDeadlineMs: number;
@@ -300,11 +299,11 @@ export function createReplayChecks(
     recording: (entry, refuse) => restarts.recording(entry, refuse),
     version: (entry, version) => plans.version(entry.sessionId, entry.workflowId, version),
     prepare: (definition) => prepareWorkflow(definition, deps.catalog, { workers: deps.workers }),
-    // No session memory and no tracing: nodes that would use them answer from recordings.
+    // No session memory, placement or tracing: nodes that would use session memory answer
+    // from recordings, placed pure nodes run here, and a check leaves no trace.
     services: {
       logger: deps.logger,
       resolveConfig: deps.resolveConfig,
-      placement: deps.placement,
       maxPayloadBytes: deps.maxPayloadBytes,
     },
     clock: deps.clock,
