@@ -28,6 +28,19 @@ const catalog = createTestCatalog({
       process: (message) => ({ payload: Number(message.payload) + Number(config.n) }),
     }),
   },
+  // A pure type whose work never ends on its own.
+  HANG: {
+    kind: 'processor',
+    pure: true,
+    runtime: () => ({
+      process: (_message, ctx) =>
+        new Promise<undefined>((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            resolve(undefined);
+          });
+        }),
+    }),
+  },
   CALL: {
     kind: 'processor',
     runtime: () => ({
@@ -45,12 +58,12 @@ const nodes = (n: number): NodeDefinition[] => [
   { nodeId: 'call', type: 'CALL' },
 ];
 
-function planOf(n: number): WorkflowPlan {
+function planOf(n: number, definitions = nodes(n)): WorkflowPlan {
   return prepareWorkflow(
     {
       workflowId: 'w',
       description: '',
-      nodes: nodes(n),
+      nodes: definitions,
       edges: [
         { source: 'poll', target: 'add' },
         { source: 'add', target: 'call' },
@@ -87,6 +100,8 @@ const recorded = (plan: WorkflowPlan): Map<string, RecordedMessage[]> => {
 };
 
 const v1 = planOf(1);
+/** Version 1 with a pure node that never ends in place of the call. */
+const hanging = planOf(1, [...nodes(1).slice(0, 2), { nodeId: 'call', type: 'HANG' }]);
 const recording: Recording = {
   launch: { request: { sessionId: 's', workflowId: 'w', payload: null }, plan: v1, version: 1 },
   lineage: 'L',
@@ -94,7 +109,7 @@ const recording: Recording = {
 };
 const entry = testEntry('COMPLETED');
 
-const checks = (versions: Record<number, WorkflowPlan>) =>
+const checks = (versions: Record<number, WorkflowPlan>, timeoutMs = 5_000) =>
   new ReplayChecks({
     recording: () => Promise.resolve(recording),
     version: (_entry, version) => Promise.resolve(versions[version]),
@@ -102,7 +117,7 @@ const checks = (versions: Record<number, WorkflowPlan>) =>
     services: { logger: { isLevelEnabled: () => false, trace: () => undefined } },
     clock: systemClock,
     timers: realTimers,
-    timeoutMs: 5_000,
+    timeoutMs,
     maxConcurrent: 1,
   });
 
@@ -134,5 +149,24 @@ describe('replay check', () => {
     expect(call).toMatchObject({ same: false, recorded: 2, replayed: 0 });
     expect(call?.differences[0]?.note).toContain('no recording for this input');
     expect(calls.effect).toBe(0);
+  });
+
+  it('ends a check that goes over its time TIMED_OUT, and still compares what it got', async () => {
+    const result = await checks({ 2: hanging }, 50).check(entry, { version: 2 });
+    expect(result).toMatchObject({ status: 'TIMED_OUT', error: 'Run deadline of 50 ms passed' });
+    expect(result.nodes.map((node) => [node.nodeId, node.same])).toEqual([
+      ['poll', true],
+      ['add', true],
+      ['call', false],
+    ]);
+  });
+
+  it('refuses a check beyond those that may go at once with 409', async () => {
+    const busy = checks({ 2: hanging }, 300);
+    const first = busy.check(entry, { version: 2 });
+    await expect(busy.check(entry, { version: 2 })).rejects.toThrow(
+      "Execution 'e1' cannot be replay-checked: 1 replay checks are going already; try again when one ends",
+    );
+    expect((await first).status).toBe('TIMED_OUT');
   });
 });
