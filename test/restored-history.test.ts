@@ -159,7 +159,7 @@ describe.skipIf(unavailable !== undefined)(
     });
 
     it('replay-checks a run of the earlier process from the relational checkpoints', async () => {
-      await expectReplayCheckAfterCrash(servers);
+      await expectReplayCheckAfterCrash(servers());
     });
   },
 );
