@@ -25,6 +25,7 @@ import {
   assertUnchangedAbove,
   hasSameOutput,
 } from './version-replay.js';
+import { settlesWithin } from './settles-within.js';
 
 const KEEP_CHECKPOINTS = 'set svc.restart.dir, or svc.restart.store-type=postgres,';
 
@@ -67,21 +68,6 @@ export interface Archived {
   readonly lineage: string;
   /** The execution whose checkpoints this one's left-out nodes can be found in. */
   readonly source: string | null;
-}
-
-/** Whether `promise` settles within `ms`. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => {
-      resolve(false);
-    }, ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export class Restarts {

@@ -311,7 +311,7 @@ export function registerExecutionCommands(program: Command, context: CommandCont
     .option('--file <file>', 'check the unsaved draft in this workflow file (YAML or JSON)')
     .addHelpText(
       'after',
-      '\nExit status 0 when every node sent the same as in the run, 1 when one differs.\nExamples:\n  svc replay-check 6f1c2e0a-... --workflow-version 3\n  svc replay-check 6f1c2e0a-... --file shop/orders.yaml --output json\n',
+      '\nExit status 0 when every node sent the same as in the run, 1 when one differs.\nExample:\n  svc replay-check 6f1c2e0a-... --workflow-version 3\n  svc replay-check 6f1c2e0a-... --file shop/orders.yaml --output json\n',
     )
     .action(async (id: string, options: { workflowVersion?: string; file?: string }) => {
       if ((options.workflowVersion === undefined) === (options.file === undefined)) {

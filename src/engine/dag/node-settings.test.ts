@@ -52,7 +52,7 @@ describe('parseNodeSettings', () => {
 
   it.each([
     [{ timeoutSeconds: 0 }, 'config.timeoutSeconds', 'Must be greater than 0'],
-    [{ onError: 'IGNORE' }, 'config.onError', 'Must be one of FAIL, SKIP, ERROR_PORT'],
+    [{ onError: 'IGNORE' }, 'config.onError', 'Must be one of FAIL, SKIP, ERROR_PORT, DEAD_LETTER'],
     [
       { engine: { deadlineMs: 1.5 } },
       'config.engine.deadlineMs',

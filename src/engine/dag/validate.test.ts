@@ -131,7 +131,10 @@ describe('validateWorkflow', () => {
       config: { expression: 'x', onError: 'RETRY', engine: { retry: { maxAttempts: 11 } } },
     };
     expect(validate(workflow([start, node])).errors).toEqual([
-      { field: 'nodes[1].config.onError', message: 'Must be one of FAIL, SKIP, ERROR_PORT' },
+      {
+        field: 'nodes[1].config.onError',
+        message: 'Must be one of FAIL, SKIP, ERROR_PORT, DEAD_LETTER',
+      },
       { field: 'nodes[1].config.engine.retry.maxAttempts', message: 'Must be at most 10' },
     ]);
   });
