@@ -11,7 +11,7 @@ import type { McpSession } from './support/mcp.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
-import { slowWorkflow } from './support/workflows.js';
+import { doubling, slowWorkflow } from './support/workflows.js';
 import { toolArguments } from './support/tool-arguments.js';
 
 const VIEWER_TOOLS = [
@@ -291,6 +291,49 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
     const neither = await mcp.call('replay_check', { executionId });
     expect(neither.isError).toBe(true);
     expect(neither.text).toMatch(/^400 /);
+  });
+
+  it('lists, reads, redrives and deletes dead letters (docs/dead-letters.md)', async () => {
+    await mcp.call('create_session', {
+      sessionId: 'letters',
+      name: 'letters',
+      initiator: 'agent',
+      workflows: [doubling()],
+    });
+    const started = await mcp.call('start_workflow', {
+      sessionId: 'letters',
+      workflowId: 'doubling',
+    });
+    const executionId = started.data.executionId as string;
+    const listed = await eventually(
+      () => mcp.call('list_dead_letters', { sessionId: 'letters' }),
+      (answer) => (answer.data?.items as unknown[] | undefined)?.length === 2,
+    );
+    const [first, second] = listed.data.items as { id: string; payload: unknown }[];
+    if (first === undefined || second === undefined) throw new Error('no letters');
+    const read = await mcp.call('get_dead_letter', { id: first.id });
+    expect(read.data).toMatchObject({ id: first.id, executionId, nodeId: 'double' });
+    expect(read.data.attempts).not.toHaveLength(0);
+
+    const redriven = await mcp.call('redrive_dead_letter', { id: first.id, payload: 5 });
+    expect(redriven.isError, redriven.text).toBe(false);
+    const again = redriven.data.executionId as string;
+    expect(redriven.data.letter).toMatchObject({ id: first.id, redrivenAs: again });
+    await eventually(
+      () => rest(`/api/executions/${again}`),
+      (data) => (data as { status: string }).status === 'COMPLETED',
+    );
+    expect(
+      ((await rest(`/api/executions/${again}/results`)) as { payload: unknown }[]).map(
+        (result) => result.payload,
+      ),
+    ).toEqual([10]);
+
+    const deleted = await mcp.call('delete_dead_letter', { id: second.id });
+    expect(deleted.isError, deleted.text).toBe(false);
+    const gone = await mcp.call('get_dead_letter', { id: second.id });
+    expect(gone.isError).toBe(true);
+    expect(gone.text).toMatch(/^404 /);
   });
 
   it('lists pending approvals and answers one with signal_node', async () => {
