@@ -414,12 +414,18 @@ describe('The svc command-line client', () => {
     expect(JSON.parse(approved.stdout)).toEqual([expect.objectContaining({ approved: true })]);
     expect((await endOf(server, id)).status).toBe('COMPLETED');
 
-    const slow = (await svc(['run', 'runs/slow'])).stdout.trim();
-    const paused = await svc(['pause', slow]);
-    expect(paused.code).toBe(0);
-    expect(paused.stdout).toMatch(/pause applied \((PAUSED|QUEUED)\)/);
-    expect((await svc(['resume', slow])).code).toBe(0);
-    expect((await endOf(server, slow)).status).toBe('COMPLETED');
+    // A run held by its approval cannot end before the pause reaches it.
+    const held = (await svc(['run', 'runs/asks', '--payload', '[{"item": "c"}]'])).stdout.trim();
+    await eventually(
+      () => server.call('GET', `/api/executions/${held}/approvals`),
+      (answer) => answer.json.data.length === 1,
+    );
+    const paused = await svc(['pause', held]);
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(paused.stdout).toMatch(/pause applied \(PAUSED\)/);
+    expect((await svc(['resume', held])).code).toBe(0);
+    expect((await svc(['approve', held])).code).toBe(0);
+    expect((await endOf(server, held)).status).toBe('COMPLETED');
   });
 
   it('turns a workflow always on and off, and lists which are on (docs/always-on.md)', async () => {

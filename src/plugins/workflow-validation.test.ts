@@ -108,10 +108,13 @@ describe('workflow validation with the built-in plugins', () => {
     expect(validate(nodes, edges).valid).toBe(true);
     for (let i = 0; i < 5; i++) validate(nodes, edges);
     const samples: number[] = [];
+    // The main thread's CPU time, not the wall clock: other processes on a busy machine do not
+    // count against the budget.
     for (let i = 0; i < 21; i++) {
-      const started = performance.now();
+      const started = process.threadCpuUsage();
       validate(nodes, edges);
-      samples.push(performance.now() - started);
+      const used = process.threadCpuUsage(started);
+      samples.push((used.user + used.system) / 1000);
     }
     samples.sort((a, b) => a - b);
     expect(samples[10]).toBeLessThan(10);
