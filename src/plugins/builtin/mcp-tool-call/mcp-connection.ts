@@ -1,6 +1,8 @@
 // One node's connection to an MCP server over Streamable HTTP (official SDK client), opened on
 // the first message and kept for the run; a connection that broke is opened anew by the next
-// attempt. Failures say whether another attempt can help.
+// attempt. A connection given up ends its MCP session on the server (DELETE), so a stateful
+// server does not keep one session per run until its idle timeout. Failures say whether
+// another attempt can help.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
@@ -68,15 +70,13 @@ export class McpConnection {
 
   /** Forgets a connection that failed, so the next attempt connects again. */
   drop(): void {
-    const client = this.#client;
-    this.#client = undefined;
-    void client?.then((open) => open.close()).catch(() => undefined);
+    void this.close();
   }
 
   async close(): Promise<void> {
     const client = this.#client;
     this.#client = undefined;
-    await client?.then((open) => open.close()).catch(() => undefined);
+    await client?.then(end).catch(() => undefined);
   }
 
   async #connect(signal: AbortSignal): Promise<Client> {
@@ -88,11 +88,32 @@ export class McpConnection {
     try {
       await client.connect(transport, { signal, timeout: SDK_TIMEOUT_MS });
     } catch (error) {
-      await client.close().catch(() => undefined);
+      await end(client).catch(() => undefined);
       throw error;
     }
     return client;
   }
+}
+
+/** How long ending a session may take: a server that does not answer does not hold the run. */
+const END_SESSION_TIMEOUT_MS = 2000;
+
+/**
+ * Ends the client's MCP session on the server when it has one (a stateless server gives none;
+ * a server that does not support ending sessions answers 405, which the SDK accepts), then
+ * closes the client.
+ */
+async function end(client: Client): Promise<void> {
+  const transport = client.transport;
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, END_SESSION_TIMEOUT_MS);
+    });
+    await Promise.race([transport.terminateSession().catch(() => undefined), late]);
+    clearTimeout(timer);
+  }
+  await client.close();
 }
 
 /**

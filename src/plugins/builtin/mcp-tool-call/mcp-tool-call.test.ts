@@ -1,5 +1,6 @@
 // MCP_TOOL_CALL and MCP_LIST_TOOLS against a real MCP server on loopback (official SDK on
 // both sides), with SPEC's client filters: allowed tools, argument bytes, denied patterns.
+import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -79,6 +80,45 @@ async function startMcpServer(): Promise<{ url: string; calls: Calls }> {
   return { url: `${listening.origin}/mcp`, calls };
 }
 
+/** A stateful MCP server with the tool `add`: it keeps a session per client until it is ended. */
+async function startStatefulMcpServer(): Promise<{
+  url: string;
+  open: Set<string>;
+  ended: string[];
+}> {
+  const open = new Set<string>();
+  const ended: string[] = [];
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const listening = await listenForBodies((received, response, request) => {
+    const id = received.headers['mcp-session-id'];
+    const known = typeof id === 'string' ? transports.get(id) : undefined;
+    const body: unknown = received.body === '' ? undefined : JSON.parse(received.body);
+    if (known !== undefined) {
+      if (received.method === 'DELETE' && typeof id === 'string') ended.push(id);
+      void known.handleRequest(request, response, body);
+      return;
+    }
+    const mcp = new McpServer({ name: 'stateful-tools', version: '1.0.0' });
+    mcp.registerTool('add', { inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
+      content: [{ type: 'text', text: String(a + b) }],
+    }));
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (sessionId) => {
+        transports.set(sessionId, transport);
+        open.add(sessionId);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) open.delete(transport.sessionId);
+    };
+    void mcp.connect(transport).then(() => transport.handleRequest(request, response, body));
+  });
+  server = listening.server;
+  return { url: `${listening.origin}/mcp`, open, ended };
+}
+
 function caller(
   config: Record<string, unknown>,
   safeguards: Partial<McpToolCallSettings> = {},
@@ -123,6 +163,21 @@ describe('MCP_TOOL_CALL', () => {
         tags: { tool: 'add', outcome: 'completed' },
       }),
     ]);
+  });
+
+  it('ends its session on a stateful server when the node closes, so none is left open', async () => {
+    const { url, open, ended } = await startStatefulMcpServer();
+    const emitted = await processAll(caller({ url, tool: 'add' }), [
+      message({ a: 2, b: 3 }),
+      message({ a: 1, b: 1 }),
+    ]);
+    expect(emitted.map((emit) => emit.payload)).toEqual([
+      { content: [{ type: 'text', text: '5' }], structuredContent: null },
+      { content: [{ type: 'text', text: '2' }], structuredContent: null },
+    ]);
+    // One session for both messages, ended by the node's close.
+    expect(ended).toHaveLength(1);
+    await waitUntil(() => open.size === 0, 'the session to be closed on the server');
   });
 
   it('sends the configured headers to the MCP server', async () => {
