@@ -185,6 +185,68 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
     }
   });
 
+  it('lists the waiting starts in queue order, each with the limits that hold it back (docs/scheduler-queue.md)', async () => {
+    const server = await serverWith({
+      SVC_EXECUTION_MAX_CONCURRENT: '3',
+      SVC_EXECUTION_ON_LIMIT: 'QUEUE',
+    });
+    const idOf = (answer: HttpAnswer) => answer.json.data.executionId as string;
+    try {
+      await server.call('POST', '/api/scheduler/limits?maxPerSession=1');
+      expect((await server.call('GET', '/api/scheduler/queue')).json.data).toMatchObject({
+        running: 0,
+        queued: 0,
+        items: [],
+      });
+      await start(server);
+      await start(server, {}, 't');
+      const s2 = idOf(await start(server));
+      const t2 = idOf(await start(server, {}, 't'));
+      const s3 = idOf(await start(server));
+      await server.call('POST', `/api/executions/${s3}/priority?priority=5`);
+      await server.call('POST', `/api/executions/${t2}/pause`);
+      const queue = (await server.call('GET', '/api/scheduler/queue')).json.data;
+      expect(queue).toMatchObject({ running: 2, queued: 3, limits: { maxPerSession: 1 } });
+      // Priority first, then the session with fewer running (equal here), then arrival.
+      expect(
+        queue.items.map((item: { executionId: string; position: number }) => [
+          item.position,
+          item.executionId,
+        ]),
+      ).toEqual([
+        [1, s3],
+        [2, s2],
+        [3, t2],
+      ]);
+      expect(queue.items[0]).toMatchObject({
+        sessionId: 's',
+        workflowId: 'slow',
+        priority: 5,
+        paused: false,
+        queuedAt: expect.any(String),
+        waitingFor: [
+          {
+            limit: 'maxPerSession',
+            running: 1,
+            max: 1,
+            message: "Session 's' runs 1 of at most 1 executions (maxPerSession)",
+          },
+        ],
+      });
+      expect(queue.items[2]).toMatchObject({ sessionId: 't', paused: true });
+
+      // With the server full, every start is also held by the server's limit.
+      await server.call('POST', '/api/scheduler/limits?maxConcurrent=2');
+      const full = (await server.call('GET', '/api/scheduler/queue')).json.data;
+      expect(full.items[1].waitingFor.map((hold: { message: string }) => hold.message)).toEqual([
+        'The server runs 2 of at most 2 executions (maxConcurrent)',
+        "Session 's' runs 1 of at most 1 executions (maxPerSession)",
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('reads and changes the limits live; a raised limit admits waiting starts', async () => {
     const server = await serverWith({
       SVC_EXECUTION_MAX_CONCURRENT: '1',

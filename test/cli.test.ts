@@ -397,7 +397,7 @@ describe('The svc command-line client', () => {
     expect(neither.code).toBe(2);
   });
 
-  it('answers pending approvals, one by node or all at once, and pauses and resumes a run', async () => {
+  it('answers pending approvals, one by node or all at once', async () => {
     expect((await svc(['apply', repository('asks', { 'asks.yaml': ASKS })])).code).toBe(0);
     const started = await svc(['run', 'runs/asks', '--payload', '[{"item": "a"}, {"item": "b"}]']);
     const id = started.stdout.trim();
@@ -413,7 +413,9 @@ describe('The svc command-line client', () => {
     const approved = await svc(['approve', id, '--all', '--comment', 'fine', '--output', 'json']);
     expect(JSON.parse(approved.stdout)).toEqual([expect.objectContaining({ approved: true })]);
     expect((await endOf(server, id)).status).toBe('COMPLETED');
+  });
 
+  it('pauses and resumes a run', async () => {
     // A run held by its approval cannot end before the pause reaches it.
     const held = (await svc(['run', 'runs/asks', '--payload', '[{"item": "c"}]'])).stdout.trim();
     await eventually(
@@ -445,5 +447,46 @@ describe('The svc command-line client', () => {
       executionId: null,
     });
     expect((await svc(['activate', 'slow'])).code).toBe(2);
+  });
+
+  it('lists the waiting starts with what holds each back, and moves one up (docs/scheduler-queue.md)', async () => {
+    const before = (await server.call('GET', '/api/scheduler/limits')).json.data;
+    await server.call('POST', '/api/scheduler/limits?maxPerWorkflow=1&onLimit=QUEUE');
+    try {
+      const payload = '[{"item": "q"}]';
+      const held = (await svc(['run', 'runs/asks', '--payload', payload])).stdout.trim();
+      const waiting = (await svc(['run', 'runs/asks', '--payload', payload])).stdout.trim();
+      const table = await svc(['queue']);
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).toMatch(/^# +EXECUTION +WORKFLOW +PRIORITY +QUEUED +WAITING FOR$/m);
+      expect(table.stdout).toContain(`1  ${waiting}  runs/asks  0`);
+      expect(table.stdout).toContain(
+        "Workflow 'asks' runs 1 of at most 1 executions (maxPerWorkflow)",
+      );
+      const moved = await svc(['priority', waiting, '7']);
+      expect(moved.stdout).toBe(`${waiting} now has priority 7\n`);
+      const json = JSON.parse((await svc(['queue', '-o', 'json'])).stdout);
+      expect(json.items).toEqual([
+        expect.objectContaining({ executionId: waiting, position: 1, priority: 7 }),
+      ]);
+      const notWaiting = await svc(['priority', held, '1']);
+      expect(notWaiting.code).toBe(1);
+      await eventually(
+        () => server.call('GET', `/api/executions/${held}/approvals`),
+        (answer) => answer.json.data.length === 1,
+      );
+      expect((await svc(['approve', held])).code).toBe(0);
+      await eventually(
+        () => server.call('GET', `/api/executions/${waiting}/approvals`),
+        (answer) => answer.json.data.length === 1,
+      );
+      expect((await svc(['approve', waiting])).code).toBe(0);
+      expect((await endOf(server, waiting)).status).toBe('COMPLETED');
+    } finally {
+      const restore = Object.entries(before as Record<string, number | string | null>)
+        .map(([name, value]) => `${name}=${value === null ? 'off' : String(value)}`)
+        .join('&');
+      await server.call('POST', `/api/scheduler/limits?${restore}`);
+    }
   });
 });

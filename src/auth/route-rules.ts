@@ -91,6 +91,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('POST', '/api/dead-letters/:id/redrive', 'OPERATOR', 'filtered'),
   rule('DELETE', '/api/dead-letters/:id', 'OPERATOR', 'filtered'),
   rule('GET', '/api/scheduler/limits', 'VIEWER', 'global'),
+  rule('GET', '/api/scheduler/queue', 'VIEWER', 'global'),
   rule('GET', '/api/control/audit', 'VIEWER', 'global'),
   rule('GET', '/api/control/supervisors', 'VIEWER', 'global'),
   rule('GET', '/api/control/status', 'VIEWER', 'global'),

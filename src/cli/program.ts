@@ -11,6 +11,7 @@ import { registerDeadLetterCommands } from './commands/dead-letters.js';
 import { registerExecutionCommands } from './commands/executions.js';
 import { registerFileCommands } from './commands/files.js';
 import { registerPluginCommands } from './commands/plugins.js';
+import { registerSchedulerCommands } from './commands/scheduler.js';
 import { DEFAULT_SERVER } from './connection.js';
 import { Output, useColour } from './output.js';
 import type { OutputFormat, Streams } from './output.js';
@@ -65,6 +66,7 @@ export function createProgram(
   registerControlCommands(program, context);
   registerDeadLetterCommands(program, context);
   registerPluginCommands(program, context);
+  registerSchedulerCommands(program, context);
   return { program, context };
 }
 

@@ -452,6 +452,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/scheduler/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the starts waiting for a slot
+         * @description The starts waiting for a slot in the order the queue takes them (higher priority, then the session with the fewest running executions, then arrival), each with the limits that hold it back. Change a waiting start's place with POST /api/executions/{id}/priority.
+         *
+         *     Required role: VIEWER.
+         */
+        get: operations["getSchedulerQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/executions/{id}/results": {
         parameters: {
             query?: never;
@@ -1717,23 +1739,6 @@ export interface components {
             /** @description OpenTelemetry span id of the node attempt that wrote the line; present when tracing is on and the line was written during an attempt */
             spanId?: string;
         };
-        SchedulerLimits: {
-            /** @description Runs at once; null: no limit */
-            maxConcurrent: number | null;
-            /** @description Runs at once in one session; null: no limit */
-            maxPerSession: number | null;
-            /** @description Runs at once of one workflow; null: no limit */
-            maxPerWorkflow: number | null;
-            /**
-             * @description What a start meets when no slot is free: refusal (429) or the queue
-             * @enum {string}
-             */
-            onLimit: "REJECT" | "QUEUE";
-            /** @description Starts that may wait for a slot */
-            queueCapacity: number;
-            /** @description Milliseconds a start may wait for a slot; null: no limit */
-            queueTimeout: number | null;
-        };
         NodeMessagePage: {
             items: {
                 messageId: string;
@@ -1804,6 +1809,53 @@ export interface components {
             error: string | null;
             /** @description Every node of the checked version, in topological order */
             nodes: components["schemas"]["NodeComparison"][];
+        };
+        SchedulerLimits: {
+            /** @description Runs at once; null: no limit */
+            maxConcurrent: number | null;
+            /** @description Runs at once in one session; null: no limit */
+            maxPerSession: number | null;
+            /** @description Runs at once of one workflow; null: no limit */
+            maxPerWorkflow: number | null;
+            /**
+             * @description What a start meets when no slot is free: refusal (429) or the queue
+             * @enum {string}
+             */
+            onLimit: "REJECT" | "QUEUE";
+            /** @description Starts that may wait for a slot */
+            queueCapacity: number;
+            /** @description Milliseconds a start may wait for a slot; null: no limit */
+            queueTimeout: number | null;
+        };
+        QueuedStart: {
+            /** @description 1 for the start the next free slot it fits in goes to */
+            position: number;
+            executionId: string;
+            sessionId: string;
+            workflowId: string;
+            workflowVersion: number;
+            priority: number;
+            /** Format: date-time */
+            queuedAt: string;
+            /** @description Paused while it waits: its queue wait is frozen and it starts paused */
+            paused: boolean;
+            /** @description The limits that hold it back now */
+            waitingFor: {
+                /** @enum {string} */
+                limit: "maxConcurrent" | "maxPerSession" | "maxPerWorkflow";
+                /** @description Executions running against the limit */
+                running: number;
+                max: number;
+                /** @description The hold in words */
+                message: string;
+            }[];
+        };
+        SchedulerQueue: {
+            running: number;
+            queued: number;
+            limits: components["schemas"]["SchedulerLimits"];
+            /** @description In the order the queue takes them */
+            items: components["schemas"]["QueuedStart"][];
         };
         /** @description The node's status after the command */
         NodeState: {
@@ -4716,6 +4768,79 @@ export interface operations {
             };
             /** @description The body is not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests or starts; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected failure; the message gives a reference to the server log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not available here or now (a standby, a server closing); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSchedulerQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waiting starts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        timestamp: string;
+                        status: number;
+                        message: string;
+                        data: components["schemas"]["SchedulerQueue"];
+                    };
+                };
+            };
+            /** @description No key, or a key the server does not know (SPEC Authentication: no body); on a hook, no secret or signature that fits */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The key's role or sessions do not allow this; the access checks answer without a body, other refusals with the error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

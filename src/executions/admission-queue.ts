@@ -7,7 +7,7 @@ import { RunClock } from '../engine/index.js';
 import type { TimerHandle, TimerScheduler } from '../engine/index.js';
 import type { Meters } from '../observability/index.js';
 import { Admission } from './admission.js';
-import type { AdmissionLimits, Candidate, Decision } from './admission.js';
+import type { AdmissionLimits, Candidate, Decision, HeldBy } from './admission.js';
 import { END_STATUS_EVENTS } from './execution-events.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { ExecutionNotifier } from './execution-notifier.js';
@@ -29,6 +29,14 @@ export interface AdmissionQueueOptions {
   readonly journal: ExecutionJournal | undefined;
   /** A waiting start got its slot: its run starts, paused when it was paused while it waited. */
   readonly admitted: (entry: ExecutionEntry, launch: Launch, paused: boolean) => void;
+}
+
+/** A waiting start as the queue view shows it. */
+export interface WaitingStart {
+  readonly entry: ExecutionEntry;
+  readonly queuedAt: number;
+  readonly paused: boolean;
+  readonly heldBy: readonly HeldBy[];
 }
 
 /** A start waiting for a slot. A class: a full queue holds many. */
@@ -84,6 +92,23 @@ export class AdmissionQueue {
         this.#timedOut(waiting, limit);
       });
     }
+  }
+
+  /** The waiting starts in queue order, with what holds each back and whether it is paused. */
+  waiting(): WaitingStart[] {
+    return this.#admission.waiting().flatMap(({ candidate, heldBy }) => {
+      const waiting = this.#waiting.get(candidate.executionId);
+      return waiting === undefined
+        ? []
+        : [
+            {
+              entry: waiting.entry,
+              queuedAt: waiting.queuedAt,
+              paused: waiting.clock.paused,
+              heldBy,
+            },
+          ];
+    });
   }
 
   isWaiting(executionId: string): boolean {

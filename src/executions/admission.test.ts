@@ -189,4 +189,54 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
       waitingB.executionId,
     ]);
   });
+
+  it('lists the waiting starts in the order one more slot would admit them (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ session: fc.constantFrom('a', 'b', 'c'), priority: fc.nat(3) }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        (starts) => {
+          let slots = 2;
+          const admission = new Admission({ ...OFF, maxConcurrent: slots, onLimit: 'QUEUE' });
+          admission.request(candidate(admission, { sessionId: 'a' }));
+          admission.request(candidate(admission, { sessionId: 'b' }));
+          for (const { session, priority } of starts) {
+            admission.request(candidate(admission, { sessionId: session, priority }));
+          }
+          while (admission.queued > 0) {
+            const [first] = admission.waiting();
+            expect(first?.heldBy).toEqual([{ limit: 'maxConcurrent', running: slots, max: slots }]);
+            slots++;
+            const admitted = admission.setLimits({ ...admission.limits, maxConcurrent: slots });
+            expect(admitted.map((c) => c.executionId)).toEqual([first?.candidate.executionId]);
+          }
+        },
+      ),
+    );
+  });
+
+  it('names every limit a waiting start is held by, with its counts', () => {
+    const admission = new Admission({
+      ...OFF,
+      maxConcurrent: 2,
+      maxPerSession: 1,
+      maxPerWorkflow: 1,
+      onLimit: 'QUEUE',
+    });
+    admission.request(candidate(admission, { sessionId: 'a', workflowId: 'x' }));
+    admission.request(candidate(admission, { sessionId: 'b', workflowId: 'y' }));
+    const held = candidate(admission, { sessionId: 'a', workflowId: 'y' });
+    admission.request(held);
+    expect(admission.waiting()).toEqual([
+      {
+        candidate: held,
+        heldBy: [
+          { limit: 'maxConcurrent', running: 2, max: 2 },
+          { limit: 'maxPerSession', running: 1, max: 1 },
+        ],
+      },
+    ]);
+  });
 });

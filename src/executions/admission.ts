@@ -47,6 +47,19 @@ export interface Candidate {
   readonly arrival: number;
 }
 
+/** A limit a waiting start is held back by, with what runs against it now. */
+export interface HeldBy {
+  readonly limit: 'maxConcurrent' | 'maxPerSession' | 'maxPerWorkflow';
+  readonly running: number;
+  readonly max: number;
+}
+
+/** A waiting start, in queue order, with the limits that hold it back. */
+export interface QueuedStart {
+  readonly candidate: Candidate;
+  readonly heldBy: readonly HeldBy[];
+}
+
 export type Decision =
   | { readonly kind: 'run' }
   | { readonly kind: 'queue' }
@@ -247,6 +260,17 @@ export class Admission {
     return a.arrival < b.arrival;
   }
 
+  /**
+   * The waiting starts in the order the queue takes them now (priority, then the session with
+   * the fewest running, then arrival), each with the limits that hold it back. A start behind
+   * another of its session is held by the same limits.
+   */
+  waiting(): QueuedStart[] {
+    return [...this.#queued.values()]
+      .sort((a, b) => (this.#before(a, b) ? -1 : this.#before(b, a) ? 1 : 0))
+      .map((candidate) => ({ candidate, heldBy: this.#heldBy(candidate) }));
+  }
+
   #fits(candidate: Candidate): boolean {
     const { maxConcurrent, maxPerSession, maxPerWorkflow } = this.#limits;
     if (maxConcurrent !== null && this.#running.size >= maxConcurrent) return false;
@@ -263,6 +287,19 @@ export class Admission {
       return false;
     }
     return true;
+  }
+
+  /** The limits `candidate` does not fit under now; #fits says whether there is none. */
+  #heldBy(candidate: Candidate): HeldBy[] {
+    const { maxConcurrent, maxPerSession, maxPerWorkflow } = this.#limits;
+    const counts: [HeldBy['limit'], number, number | null][] = [
+      ['maxConcurrent', this.#running.size, maxConcurrent],
+      ['maxPerSession', this.#runningBySession.get(candidate.sessionId) ?? 0, maxPerSession],
+      ['maxPerWorkflow', this.#runningByWorkflow.get(workflowKey(candidate)) ?? 0, maxPerWorkflow],
+    ];
+    return counts.flatMap(([limit, running, max]) =>
+      max !== null && running >= max ? [{ limit, running, max }] : [],
+    );
   }
 
   #hold(candidate: Candidate): void {

@@ -8,6 +8,7 @@ import { MemoryIdempotencyStore } from '../stores/index.js';
 import { LIMITS_OFF, REFUSAL_MESSAGES } from './admission.js';
 import type { AdmissionLimits, RefusalReason } from './admission.js';
 import { AdmissionQueue } from './admission-queue.js';
+import type { WaitingStart } from './admission-queue.js';
 import { Approvals } from './approvals.js';
 import type { Approval, SignalCommand } from './approvals.js';
 import { recoverExecutionLog } from './boot-recovery.js';
@@ -155,6 +156,11 @@ export class ExecutionManager {
 
   get limits(): AdmissionLimits {
     return this.#queue.limits;
+  }
+
+  /** The starts waiting for a slot, in queue order. */
+  waiting(): WaitingStart[] {
+    return this.#queue.waiting();
   }
 
   /** Whether this server leads; always without high availability. */

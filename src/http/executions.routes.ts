@@ -190,6 +190,10 @@ export const executionRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
     Promise.resolve(respond(reply, 200, 'Scheduler limits', executions.limits)),
   );
 
+  api.get('/api/scheduler/queue', (_request, reply) =>
+    Promise.resolve(respond(reply, 200, 'Waiting starts', executions.queue())),
+  );
+
   api.post(
     '/api/scheduler/limits',
     { schema: { querystring: limitsQuery } },

@@ -53,6 +53,8 @@ import type {
   LogQuery,
   ProgressSnapshot,
 } from './execution-views.js';
+import { schedulerQueue } from './scheduler-views.js';
+import type { ControlBusStatus, LimitChanges, SchedulerQueue } from './scheduler-views.js';
 
 export interface ExecutionServiceDeps {
   readonly executions: ExecutionManager;
@@ -110,21 +112,6 @@ export interface SignalAnswer {
   readonly nodeId: string;
   readonly messageId: string;
   readonly approved: boolean;
-}
-
-/** Admission limits to change; a limit left out (or undefined) stays as it is. */
-export type LimitChanges = {
-  readonly [K in keyof AdmissionLimits]?: AdmissionLimits[K] | undefined;
-};
-
-/** CONTRACT 4 `GET /api/control/status`: running, queued, limits, supervisors, leader. */
-export interface ControlBusStatus {
-  readonly running: number;
-  readonly queued: number;
-  readonly limits: AdmissionLimits;
-  readonly supervisors: SupervisorView[];
-  /** With high availability, whether this server leads its pair; one server alone always does. */
-  readonly leader: boolean;
 }
 
 export interface HistoryQuery {
@@ -307,6 +294,11 @@ export class ExecutionService {
 
   get limits(): AdmissionLimits {
     return this.#executions.limits;
+  }
+
+  /** The starts waiting for a slot, in queue order, each with what holds it back. */
+  queue(): SchedulerQueue {
+    return schedulerQueue(this.#executions.waiting(), this.#executions.running, this.limits);
   }
 
   controlStatus(): ControlBusStatus {

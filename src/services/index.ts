@@ -10,11 +10,9 @@ export type {
 } from './session-service.js';
 export { ExecutionService } from './execution-service.js';
 export type {
-  ControlBusStatus,
   ExecutionServiceDeps,
   ExecutionStream,
   HistoryQuery,
-  LimitChanges,
   NodeAction,
   NodeCommand,
   NodeState,
@@ -39,6 +37,13 @@ export {
   workflowDefinitionSchema,
 } from './api-schemas.js';
 export { HookService } from './hook-service.js';
+export type {
+  ControlBusStatus,
+  LimitChanges,
+  QueueHold,
+  QueuedStartView,
+  SchedulerQueue,
+} from './scheduler-views.js';
 export { AlwaysOn } from './always-on.js';
 export type { Activation, AlwaysOnDeps } from './always-on.js';
 export type { HookAnswer, HookCall, HookServiceDeps } from './hook-service.js';

@@ -5,7 +5,8 @@ import { NODE_STATUSES } from '../../engine/index.js';
 import { instant, named } from './envelopes.js';
 import { envelope } from './operation.js';
 import type { Operation, OperationKey, OperationTable } from './operation.js';
-import { ExecutionStateSchema, SchedulerLimitsSchema } from './executions.contract.js';
+import { ExecutionStateSchema } from './executions.contract.js';
+import { SchedulerLimitsSchema } from './scheduler.contract.js';
 
 const NodeStateSchema = named(
   'NodeState',

@@ -2,7 +2,7 @@
 // runs from their checkpoints (SPEC "Execution calls", "Restart rules"; CONTRACT sections 3, 4).
 import { z } from 'zod';
 import { CHECKPOINT_STORE_KINDS, NODE_STATUSES, RUN_LOG_LEVELS } from '../../engine/index.js';
-import { EXECUTION_STATUSES, ON_LIMIT_MODES } from '../../executions/index.js';
+import { EXECUTION_STATUSES } from '../../executions/index.js';
 import {
   inputEditSchema,
   inputEditsSchema,
@@ -139,26 +139,6 @@ export const LogLineSchema = named(
     fields: z.record(z.string(), z.unknown()),
     traceId,
     spanId,
-  }),
-);
-
-const offWhenNull = (description: string) =>
-  z
-    .int()
-    .nullable()
-    .meta({ description: `${description}; null: no limit` });
-
-export const SchedulerLimitsSchema = named(
-  'SchedulerLimits',
-  z.strictObject({
-    maxConcurrent: offWhenNull('Runs at once'),
-    maxPerSession: offWhenNull('Runs at once in one session'),
-    maxPerWorkflow: offWhenNull('Runs at once of one workflow'),
-    onLimit: z
-      .enum(ON_LIMIT_MODES)
-      .meta({ description: 'What a start meets when no slot is free: refusal (429) or the queue' }),
-    queueCapacity: z.int().meta({ description: 'Starts that may wait for a slot' }),
-    queueTimeout: offWhenNull('Milliseconds a start may wait for a slot'),
   }),
 );
 
@@ -374,20 +354,6 @@ export const EXECUTION_OPERATIONS: OperationTable = {
     tag: 'Controls',
     answers: { 200: envelope('The execution, stopping or stopped', ExecutionStateSchema) },
     errors: [404, 409],
-  },
-  'GET /api/scheduler/limits': {
-    operationId: 'getSchedulerLimits',
-    summary: 'Read the admission limits',
-    tag: 'Scheduler',
-    answers: { 200: envelope('The limits in force', SchedulerLimitsSchema) },
-  },
-  'POST /api/scheduler/limits': {
-    operationId: 'setSchedulerLimits',
-    summary: 'Change the admission limits',
-    description:
-      'Changes the limits given in the query and keeps the others, without a restart; `off` turns a limit off. Queued starts that now fit begin. The change is applied again after a server restart.',
-    tag: 'Scheduler',
-    answers: { 200: envelope('The limits now in force', SchedulerLimitsSchema) },
   },
   [`POST ${EXECUTION}/restart`]: launch(
     {

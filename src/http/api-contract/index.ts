@@ -9,6 +9,7 @@ import { DEAD_LETTER_OPERATIONS } from './dead-letters.contract.js';
 import { EXECUTION_OPERATIONS } from './executions.contract.js';
 import { HOOK_OPERATIONS } from './hooks.contract.js';
 import { MANAGEMENT_OPERATIONS } from './management.contract.js';
+import { SCHEDULER_OPERATIONS } from './scheduler.contract.js';
 import { errorStatusesOf, responseSchemasOf } from './responses.js';
 import { SESSION_OPERATIONS } from './sessions.contract.js';
 import { STREAM_OPERATIONS } from './streams.contract.js';
@@ -28,6 +29,7 @@ export type { ErrorStatus } from './responses.js';
 export const OPERATIONS: OperationTable = {
   ...SESSION_OPERATIONS,
   ...EXECUTION_OPERATIONS,
+  ...SCHEDULER_OPERATIONS,
   ...HOOK_OPERATIONS,
   ...CONTROL_OPERATIONS,
   ...DEAD_LETTER_OPERATIONS,
