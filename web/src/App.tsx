@@ -4,9 +4,11 @@ import { KeyField } from './components';
 import { KeyVersion } from './hooks';
 import { Link, matchRoute, useLocation } from './router';
 import type { Route } from './router';
+import { AuditView } from './views/audit';
 import { DeadLettersView } from './views/dead-letters';
 import { ExecutionView } from './views/execution';
 import { ExecutionsView } from './views/executions';
+import { QueueView } from './views/queue';
 import { SessionDetailView, SessionsView } from './views/sessions';
 import { WorkflowView } from './views/workflow';
 
@@ -31,6 +33,10 @@ function View(props: { readonly route: Route }) {
       return <ExecutionView key={route.executionId} executionId={route.executionId} />;
     case 'dead-letters':
       return <DeadLettersView />;
+    case 'queue':
+      return <QueueView />;
+    case 'audit':
+      return <AuditView />;
     case 'not-found':
       return (
         <section>
@@ -55,7 +61,9 @@ export function App() {
         <nav>
           <Link to="/">Sessions</Link>
           <Link to="/executions">Executions</Link>
+          <Link to="/queue">Queue</Link>
           <Link to="/dead-letters">Dead letters</Link>
+          <Link to="/audit">Audit</Link>
         </nav>
         <KeyField
           onChange={() => {

@@ -61,6 +61,8 @@ export type Route =
   | { readonly view: 'executions' }
   | { readonly view: 'execution'; readonly executionId: string }
   | { readonly view: 'dead-letters' }
+  | { readonly view: 'queue' }
+  | { readonly view: 'audit' }
   | { readonly view: 'not-found'; readonly path: string };
 
 function decode(part: string): string {
@@ -87,6 +89,8 @@ export function matchRoute(pathname: string): Route {
   }
   if (first === 'sessions' && second === undefined) return { view: 'sessions' };
   if (first === 'dead-letters' && second === undefined) return { view: 'dead-letters' };
+  if (first === 'queue' && second === undefined) return { view: 'queue' };
+  if (first === 'audit' && second === undefined) return { view: 'audit' };
   if (first === 'executions' && third === undefined) {
     return second === undefined
       ? { view: 'executions' }
