@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
-import { endOf } from './support/wait.js';
+import { endOf, eventually } from './support/wait.js';
+import { slowWorkflow } from './support/workflows.js';
 
 const workflow = {
   workflowId: 'numbers',
@@ -104,6 +105,38 @@ describe('Recorded messages that were not kept', () => {
       expect(answer.json.message).toBe(
         `The messages of node 'double' in execution '${id}' were not kept: the output of node 'double' went over the in-memory checkpoint caps (set svc.restart.spill-dir or svc.restart.dir to keep it)`,
       );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 409 saying the messages can be read once a node still running has ended', async () => {
+    const server = await startTestServer();
+    try {
+      await server.call('POST', '/api/sessions', {
+        body: { sessionId: 'w', name: 'w', initiator: 'i', workflows: [slowWorkflow()] },
+      });
+      const started = await server.call('POST', '/api/workflow/start', {
+        body: { sessionId: 'w', workflowId: 'slow' },
+      });
+      const id = started.json.data.executionId as string;
+      const waiting = (direction: string) =>
+        server.call('GET', `/api/executions/${id}/nodes/wait/messages?direction=${direction}`);
+      const sent = await eventually(
+        () => waiting('out'),
+        (answer) => answer.status === 409,
+      );
+      expect(sent.json.message).toBe(
+        `The messages of node 'wait' in execution '${id}' can be read once node 'wait' has ended: it is still producing output`,
+      );
+      // What it received comes from its parent, which has ended.
+      expect(payloads(await waiting('in'))).toEqual([{}]);
+      const after = await server.call(
+        'GET',
+        `/api/executions/${id}/nodes/out/messages?direction=in`,
+      );
+      expect(after.status).toBe(409);
+      expect(after.json.message).toContain("once node 'wait' has ended");
     } finally {
       await server.close();
     }

@@ -114,6 +114,12 @@ export const ERROR_CATALOGUE = {
     template:
       "The messages of node '{nodeId}' in execution '{executionId}' were not kept: {detail}",
   },
+  NODE_MESSAGES_NOT_YET: {
+    kind: 'user',
+    retryable: true,
+    template:
+      "The messages of node '{nodeId}' in execution '{executionId}' can be read once node '{producer}' has ended: it is still producing output",
+  },
   HOOK_NOT_FOUND: {
     kind: 'user',
     retryable: false,

@@ -2,8 +2,8 @@
 // are its parents' recorded output on the edges into it; an edit replaces one of them, or adds
 // one, in the output its parent replays, so the node and everything after it run on them.
 import { AppError } from '../core/index.js';
-import { childMessageId, plainLineage, sourceMessageId } from '../engine/index.js';
-import type { RecordedMessage, WorkflowPlan } from '../engine/index.js';
+import { childMessageId, isNodeEnded, plainLineage, sourceMessageId } from '../engine/index.js';
+import type { NodeState, RecordedMessage, WorkflowPlan } from '../engine/index.js';
 
 /** One edit of a restart: a received message's new payload, or (no id) an added message. */
 export interface InputEdit {
@@ -35,6 +35,26 @@ export async function receivedMessages(
     }
   }
   return received;
+}
+
+/**
+ * The node whose recorded output a read of `nodeId`'s messages needs and that has not ended:
+ * it has recorded only part of its output, which is not "not kept" but "not yet".
+ */
+export function stillProducing(
+  plan: WorkflowPlan,
+  states: readonly NodeState[],
+  nodeId: string,
+  direction: 'in' | 'out',
+): string | undefined {
+  const producers =
+    direction === 'out'
+      ? [nodeId]
+      : (plan.byId.get(nodeId)?.parents ?? []).map((index) => plan.nodes[index]?.nodeId);
+  return producers.find((producer) => {
+    const state = states.find((node) => node.nodeId === producer);
+    return state !== undefined && !isNodeEnded(state);
+  });
 }
 
 /** What an edit made of the replayed output, for the audit. */

@@ -13,7 +13,7 @@ import type {
 import type { ExecutionJournal, RunHistory } from './execution-journal.js';
 import type { ExecutionEntry } from './execution-registry.js';
 import { isTerminalExecutionStatus } from './execution-states.js';
-import { applyInputEdits, receivedMessages } from './input-edits.js';
+import { applyInputEdits, receivedMessages, stillProducing } from './input-edits.js';
 import type { InputEdit } from './input-edits.js';
 import { approvalKey } from './launch.js';
 import type { Launch, StartAnswer } from './launch.js';
@@ -370,6 +370,15 @@ export class Restarts {
     }
     if (!plan.byId.has(nodeId))
       throw new AppError('NODE_NOT_FOUND', { params: { executionId, nodeId } });
+    // Only a run still going has nodes producing: an ended run's unfinished nodes never will.
+    const producing = isTerminalExecutionStatus(entry.status)
+      ? undefined
+      : stillProducing(plan, entry.nodes, nodeId, direction);
+    if (producing !== undefined) {
+      throw new AppError('NODE_MESSAGES_NOT_YET', {
+        params: { executionId, nodeId, producer: producing },
+      });
+    }
     if (direction === 'out') {
       const output = await this.#recordedOutput(executionId, nodeId, refuse);
       return output.map((message) => messageOf(message));

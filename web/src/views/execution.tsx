@@ -8,8 +8,10 @@ import { GraphView } from '../graph';
 import { useAction, useRead } from '../hooks';
 import type { Action } from '../hooks';
 import { Link, segment } from '../router';
+import { Approvals } from './approvals';
+import { NodeInspector } from './node-inspector';
 import { NodeRepair } from './node-repair';
-import type { Approval, ExecutionRecord, WorkflowGraph } from '../types';
+import type { ExecutionRecord, WorkflowGraph } from '../types';
 
 const RUN_CONTROLS = ['pause', 'resume', 'step', 'stop'] as const;
 const NODE_CONTROLS = ['pause', 'resume', 'step', 'stop', 'skip', 'unskip'] as const;
@@ -74,6 +76,7 @@ export function ExecutionView(props: { readonly executionId: string }) {
   const action = useAction(changed);
   const ended = record !== undefined && isTerminalStatus(record.status);
   const [repairing, setRepairing] = useState<string>();
+  const [inspecting, setInspecting] = useState<string>();
 
   return (
     <>
@@ -100,7 +103,25 @@ export function ExecutionView(props: { readonly executionId: string }) {
         <ErrorNote error={action.error} />
       </Section>
       {record !== undefined && (
-        <Nodes record={record} graph={graph.data} action={action} onRepair={setRepairing} />
+        <Nodes
+          record={record}
+          graph={graph.data}
+          action={action}
+          onRepair={setRepairing}
+          onInspect={setInspecting}
+        />
+      )}
+      {record !== undefined && inspecting !== undefined && (
+        <NodeInspector
+          key={inspecting}
+          record={record}
+          nodeId={inspecting}
+          changes={changes}
+          action={action}
+          onClose={() => {
+            setInspecting(undefined);
+          }}
+        />
       )}
       {repairing !== undefined && (
         <NodeRepair
@@ -233,6 +254,8 @@ function Nodes(props: {
   readonly action: Action;
   /** Opens the editing of what a node received, to restart the ended run from it. */
   readonly onRepair: (nodeId: string) => void;
+  /** Opens the node's inspector: its recorded messages, log lines and approvals. */
+  readonly onInspect: (nodeId: string) => void;
 }) {
   const { record, graph, action } = props;
   // Graph order where the graph is known: nodes then read from trigger to terminal.
@@ -300,6 +323,16 @@ function Nodes(props: {
                       {capitalised(control)}
                     </button>
                   ))}
+                  <button
+                    type="button"
+                    className="small"
+                    aria-label={`Inspect ${nodeId}`}
+                    onClick={() => {
+                      props.onInspect(nodeId);
+                    }}
+                  >
+                    Inspect
+                  </button>
                   {ended && (
                     <button
                       type="button"
@@ -318,77 +351,6 @@ function Nodes(props: {
           })}
         </tbody>
       </table>
-    </Section>
-  );
-}
-
-function Approvals(props: {
-  readonly executionId: string;
-  readonly changes: number;
-  readonly action: Action;
-  readonly ended: boolean;
-}) {
-  const { executionId: id, action } = props;
-  const approvals = useRead(
-    `approvals ${id}`,
-    () => call(api.GET('/api/executions/{id}/approvals', { params: { path: { id } } })),
-    props.changes,
-  );
-  const [comments, setComments] = useState<Record<string, string>>({});
-  const answer = (approval: Approval, approved: boolean) => {
-    const comment = comments[approval.messageId]?.trim() ?? '';
-    action.run(() =>
-      call(
-        api.POST('/api/executions/{id}/nodes/{nodeId}/signal', {
-          params: { path: { id, nodeId: approval.nodeId } },
-          body: {
-            approved,
-            messageId: approval.messageId,
-            ...(comment === '' ? {} : { comment }),
-          },
-        }),
-      ),
-    );
-  };
-  return (
-    <Section title="Pending approvals">
-      <ErrorNote error={approvals.error} />
-      {approvals.data?.length === 0 && <p className="muted">Nothing waits for an answer.</p>}
-      {approvals.data?.map((approval) => (
-        <div className="approval" key={approval.messageId}>
-          <p>
-            Node <code>{approval.nodeId}</code> asks since <Time value={approval.requestedAt} />
-            {approval.prompt !== null && <>: {approval.prompt}</>}
-          </p>
-          <Json value={approval.payload} />
-          <input
-            placeholder="comment (optional)"
-            aria-label={`Comment for ${approval.nodeId}`}
-            value={comments[approval.messageId] ?? ''}
-            onChange={(event) => {
-              setComments({ ...comments, [approval.messageId]: event.target.value });
-            }}
-          />{' '}
-          <button
-            type="button"
-            disabled={action.busy || props.ended}
-            onClick={() => {
-              answer(approval, true);
-            }}
-          >
-            Approve
-          </button>{' '}
-          <button
-            type="button"
-            disabled={action.busy || props.ended}
-            onClick={() => {
-              answer(approval, false);
-            }}
-          >
-            Reject
-          </button>
-        </div>
-      ))}
     </Section>
   );
 }
