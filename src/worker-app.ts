@@ -109,6 +109,8 @@ export async function createWorkerApp(options: WorkerAppOptions): Promise<Worker
     pool: settings['svc.workers.pool'],
     slots: settings['svc.workers.slots'],
     pluginTypes: types,
+    maxInFlight: settings['svc.workers.max-in-flight'],
+    heartbeatMs: settings['svc.workers.heartbeat'],
     tls: bundle === null ? undefined : readTlsBundle(bundle),
     runtimes,
     logger: loggers.app,

@@ -5,9 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import tls from 'node:tls';
+import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PROTOCOL_VERSION, encodeLine } from '../src/workers/index.js';
+import { TOKEN_METADATA, WorkersService, connectCall } from '../src/workers/index.js';
+import type { ControlFrame, Received } from '../src/workers/index.js';
 import type { TestServer } from './support/server.js';
 import { endOf, eventually } from './support/wait.js';
 import { TOKEN, placedFlow, startControlPlane, startRun, startWorker } from './support/workers.js';
@@ -100,38 +101,36 @@ describe('workers over TLS with mandatory client certificates', () => {
     expect(workers.json.data.workers).toEqual([expect.objectContaining({ secure: true })]);
   });
 
-  it('refuses a client without a certificate: it never gets a welcome', async () => {
+  it('refuses a client without a certificate: the call fails and it never gets a welcome', async () => {
     const server = await controlPlane(controlBundle);
-    const received = await new Promise<{ data: string; error: string }>((resolve) => {
-      let data = '';
-      let error = '';
-      const socket = tls.connect({
-        host: '127.0.0.1',
-        port: server.workers?.port ?? 0,
-        servername: 'localhost',
-        ca: readFileSync(path.join(controlBundle, 'ca.pem')),
-      });
-      socket.on('secureConnect', () => {
-        socket.write(
-          encodeLine({
-            type: 'hello',
-            protocol: PROTOCOL_VERSION,
-            token: TOKEN,
-            name: 'anonymous',
-            pool: 'default',
-            slots: 1,
-            pluginTypes: ['MAPPER'],
-          }),
-        );
-      });
-      socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      socket.on('error', (failure) => (error = failure.message));
-      socket.on('close', () => {
-        resolve({ data, error });
-      });
+    const client = new WorkersService(
+      `localhost:${server.workers?.port ?? 0}`,
+      grpc.credentials.createSsl(readFileSync(path.join(controlBundle, 'ca.pem'))),
+    );
+    closers.push(() => {
+      client.close();
+      return Promise.resolve();
     });
-    expect(received.data).not.toContain('welcome');
-    expect(received.error).toMatch(/certificate required/);
+    const metadata = new grpc.Metadata();
+    metadata.set(TOKEN_METADATA, `Bearer ${TOKEN}`);
+    const call = connectCall(client, metadata);
+    const frames: Received<ControlFrame>[] = [];
+    call.on('data', (frame: Received<ControlFrame>) => frames.push(frame));
+    call.write({
+      register: {
+        name: 'anonymous',
+        pool: 'default',
+        slots: 1,
+        pluginTypes: ['MAPPER'],
+        credits: 1,
+      },
+    });
+    const status = await new Promise<grpc.StatusObject>((resolve) => {
+      call.on('error', () => undefined);
+      call.on('status', resolve);
+    });
+    expect(status.code).toBe(grpc.status.UNAVAILABLE);
+    expect(frames).toEqual([]);
     const workers = await server.call('GET', '/api/workers');
     expect(workers.json.data.workers).toEqual([]);
   });

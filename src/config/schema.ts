@@ -582,7 +582,12 @@ export const SETTINGS = {
   'svc.workers.heartbeat': setting(
     duration({ max: MAX_TIMER_MS }),
     { default: 10_000 },
-    'Interval of heartbeats between the control plane and its workers; a side that hears nothing for three intervals drops the connection',
+    'Interval of gRPC keepalive pings between the control plane and its workers; a side whose ping goes unanswered for two intervals drops the connection',
+  ),
+  'svc.workers.reflection': setting(
+    bool(),
+    { default: false },
+    'Serve gRPC server reflection on the workers port, so that grpcurl and similar tools can list and describe the worker service',
   ),
   'svc.workers.connect': setting(
     nullable(text({ check: isHostPort })),
@@ -598,6 +603,11 @@ export const SETTINGS = {
     int({ min: 1, max: 10_000 }),
     { default: 4 },
     'Placed nodes a worker runs at once',
+  ),
+  'svc.workers.max-in-flight': setting(
+    int({ min: 1, max: 10_000 }),
+    { default: 16 },
+    'Messages the control plane may send a worker before it answers them (the credits the worker grants); a slow worker holds its senders back',
   ),
   'svc.workers.name': setting(
     nullable(text()),

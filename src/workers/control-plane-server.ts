@@ -1,25 +1,23 @@
-// The control plane's listener for remote workers: plain TCP, or TLS with mandatory client
-// certificates; a handshake that checks the worker's token; heartbeats (docs/workers.md).
+// The control plane's gRPC server for remote workers: the Workers service of
+// proto/worker.proto over plain HTTP/2 or TLS with mandatory client certificates, the token
+// as call metadata, keepalive for liveness, the standard health service and, when enabled,
+// server reflection (docs/workers.md).
 import { createHash, timingSafeEqual } from 'node:crypto';
-import net from 'node:net';
-import tls from 'node:tls';
+import * as grpc from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation } from 'grpc-health-check';
 import { AppError, messageOf } from '../core/index.js';
 import type { Settings } from '../config/index.js';
-import {
-  MISSED_HEARTBEATS,
-  PROTOCOL_VERSION,
-  encodeLine,
-  parseWorkerMessage,
-  readLines,
-} from './protocol.js';
-import type { ControlMessage, HelloMessage, RefusalReason } from './protocol.js';
 import { readTlsBundle } from './tls-bundle.js';
 import type { TlsBundle } from './tls-bundle.js';
+import { WORKERS_SERVICE, WorkersService, packageDefinition } from './wire.js';
+import type { ControlFrame, Received, RegisterFrame, WorkerFrame } from './wire.js';
 import type { WorkersLogger } from './workers-logger.js';
 import type { WorkerRegistry } from './worker-registry.js';
+import { TOKEN_METADATA, keepaliveOptions, tokenFrom } from './call-options.js';
 
-/** A connection that has not said hello within this time is dropped. */
-const HELLO_TIMEOUT_MS = 10_000;
+/** A call that has not registered within this time is ended. */
+const REGISTER_TIMEOUT_MS = 10_000;
 
 export interface ControlPlaneOptions {
   readonly registry: WorkerRegistry;
@@ -27,17 +25,22 @@ export interface ControlPlaneOptions {
   readonly token: string;
   readonly address: string;
   readonly port: number;
+  /** gRPC keepalive interval (`svc.workers.heartbeat`), and how often leadership is checked. */
   readonly heartbeatMs: number;
   /** With a bundle: TLS, and every worker must show a certificate signed by its CA. */
   readonly tls?: TlsBundle | undefined;
+  /** Whether to serve gRPC server reflection (`svc.workers.reflection`). */
+  readonly reflection?: boolean;
   /**
    * Whether this server is the leader: always, without high availability. A standby refuses
    * workers (SPEC: a worker is refused when the server is a standby) and lets connected ones go.
    */
   readonly isLeader: () => boolean;
   readonly logger: WorkersLogger;
-  readonly helloTimeoutMs?: number;
+  readonly registerTimeoutMs?: number;
 }
+
+type ConnectCall = grpc.ServerDuplexStream<Received<WorkerFrame>, ControlFrame>;
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
@@ -47,45 +50,44 @@ function isLoopback(address: string): boolean {
   return address === 'localhost' || address === '::1' || address.startsWith('127.');
 }
 
+/** Ends a call with a status the worker reads (docs/workers.md, "Refusals"). */
+function endCall(call: ConnectCall, code: grpc.status, details: string): void {
+  if (call.cancelled || call.writableEnded) return;
+  call.emit('error', { code, details });
+}
+
+/** A registration the control plane cannot accept, or undefined. */
+function registrationProblem(frame: RegisterFrame): string | undefined {
+  if (frame.name.trim() === '') return 'Register.name is empty';
+  if (frame.pool.trim() === '') return 'Register.pool is empty';
+  if (frame.slots < 1) return 'Register.slots must be at least 1';
+  if (frame.credits < 1) return 'Register.credits must be at least 1';
+  if (frame.pluginTypes.length === 0) return 'Register.plugin_types is empty';
+  return undefined;
+}
+
 export class ControlPlaneServer {
   readonly #options: ControlPlaneOptions;
   readonly #tokenDigest: Buffer;
-  readonly #server: net.Server;
-  readonly #sockets = new Set<net.Socket>();
-  /** Connections past the handshake: only they get heartbeats. */
-  readonly #welcomed = new Set<net.Socket>();
-  #heartbeat: ReturnType<typeof setInterval> | undefined;
+  readonly #server: grpc.Server;
+  readonly #health = new HealthImplementation({ '': 'SERVING', [WORKERS_SERVICE]: 'SERVING' });
+  readonly #calls = new Set<ConnectCall>();
+  #leader: boolean | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
   #bound: { address: string; port: number } | undefined;
 
   constructor(options: ControlPlaneOptions) {
     this.#options = options;
     this.#tokenDigest = digest(options.token);
-    const bundle = options.tls;
-    if (bundle === undefined) {
-      this.#server = net.createServer((socket) => {
-        this.#accept(socket, false);
-      });
-    } else {
-      const server = tls.createServer(
-        {
-          cert: bundle.cert,
-          key: bundle.key,
-          ca: bundle.ca,
-          requestCert: true,
-          rejectUnauthorized: true,
-          minVersion: 'TLSv1.2',
-        },
-        (socket) => {
-          this.#accept(socket, true);
-        },
-      );
-      server.on('tlsClientError', (error, socket) => {
-        options.logger.warn(
-          { address: socket.remoteAddress, err: error.message },
-          'A worker connection was refused during the TLS handshake',
-        );
-      });
-      this.#server = server;
+    this.#server = new grpc.Server(keepaliveOptions(options.heartbeatMs));
+    this.#server.addService(WorkersService.service, {
+      connect: (call: ConnectCall) => {
+        this.#accept(call);
+      },
+    });
+    this.#health.addToServer(this.#server);
+    if (options.reflection === true) {
+      new ReflectionService(packageDefinition).addToServer(this.#server);
     }
   }
 
@@ -100,37 +102,42 @@ export class ControlPlaneServer {
 
   async listen(): Promise<{ address: string; port: number }> {
     const { address, port, heartbeatMs, logger, registry } = this.#options;
-    await new Promise<void>((resolve, reject) => {
-      const onError = (error: Error): void => {
-        reject(
-          new AppError('SETTINGS_INVALID', {
-            params: {
-              detail: `Cannot accept workers on ${address}:${port} (svc.workers.listen-address, svc.workers.listen-port): ${error.message}`,
-            },
-            cause: error,
-          }),
-        );
-      };
-      this.#server.once('error', onError);
-      this.#server.listen(port, address, () => {
-        this.#server.off('error', onError);
-        resolve();
+    const bundle = this.#options.tls;
+    const credentials =
+      bundle === undefined
+        ? grpc.ServerCredentials.createInsecure()
+        : grpc.ServerCredentials.createSsl(
+            bundle.ca,
+            [{ cert_chain: bundle.cert, private_key: bundle.key }],
+            true,
+          );
+    const target = address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+    const bound = await new Promise<number>((resolve, reject) => {
+      this.#server.bindAsync(target, credentials, (error, boundPort) => {
+        if (error === null) resolve(boundPort);
+        else {
+          reject(
+            new AppError('SETTINGS_INVALID', {
+              params: {
+                detail: `Cannot accept workers on ${address}:${port} (svc.workers.listen-address, svc.workers.listen-port): ${error.message}`,
+              },
+              cause: error,
+            }),
+          );
+        }
       });
     });
-    const bound = this.#server.address();
-    this.#bound =
-      bound !== null && typeof bound === 'object'
-        ? { address: bound.address, port: bound.port }
-        : { address, port };
+    this.#bound = { address, port: bound };
     registry.accepting = true;
-    this.#heartbeat = setInterval(() => {
-      this.#beat();
+    this.#checkLeadership();
+    this.#timer = setInterval(() => {
+      this.#checkLeadership();
     }, heartbeatMs);
-    this.#heartbeat.unref();
-    if (this.#options.tls === undefined && !isLoopback(address)) {
+    this.#timer.unref();
+    if (bundle === undefined && !isLoopback(address)) {
       logger.warn(
         { address },
-        'Workers connect over plain TCP on a non-loopback address: the token travels unencrypted; set svc.workers.ssl-bundle',
+        'Workers connect over plain HTTP/2 on a non-loopback address: the token travels unencrypted; set svc.workers.ssl-bundle',
       );
     }
     return this.#bound;
@@ -138,128 +145,132 @@ export class ControlPlaneServer {
 
   /** Drops every worker (their calls fail retryably) and stops listening. */
   async close(): Promise<void> {
-    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
+    if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#options.registry.accepting = false;
+    this.#health.setStatus('', 'NOT_SERVING');
+    this.#health.setStatus(WORKERS_SERVICE, 'NOT_SERVING');
     this.#options.registry.closeAll('The control plane is stopping');
-    for (const socket of this.#sockets) socket.destroy();
-    if (!this.#server.listening) return;
+    for (const call of this.#calls)
+      endCall(call, grpc.status.UNAVAILABLE, 'The control plane is stopping');
+    if (this.#bound === undefined) return;
     await new Promise<void>((resolve) => {
-      this.#server.close(() => {
+      this.#server.tryShutdown(() => {
         resolve();
       });
+      // Calls that do not end soon are not waited for.
+      setTimeout(() => {
+        this.#server.forceShutdown();
+        resolve();
+      }, 1_000).unref();
     });
     this.#bound = undefined;
   }
 
-  #beat(): void {
-    const { registry, heartbeatMs } = this.#options;
-    // A server that is no longer the leader lets its workers go, to find the leader.
-    if (!this.#options.isLeader()) {
-      registry.closeAll('The server is a standby');
-      return;
+  /** A server that is no longer the leader lets its workers go, to find the leader. */
+  #checkLeadership(): void {
+    const leader = this.#options.isLeader();
+    if (leader !== this.#leader) {
+      this.#health.setStatus(WORKERS_SERVICE, leader ? 'SERVING' : 'NOT_SERVING');
+      this.#leader = leader;
     }
-    const silentMs = MISSED_HEARTBEATS * heartbeatMs;
-    registry.dropSilent(silentMs, `No heartbeat for ${silentMs} ms`);
-    for (const socket of this.#welcomed) {
-      if (socket.writable) socket.write(encodeLine({ type: 'ping' }));
-    }
+    if (!leader) this.#options.registry.closeAll('The server is a standby');
   }
 
-  #accept(socket: net.Socket, secure: boolean): void {
+  #accept(call: ConnectCall): void {
     const { registry, logger } = this.#options;
-    this.#sockets.add(socket);
-    socket.setNoDelay(true);
-    const address = `${socket.remoteAddress ?? 'unknown'}:${socket.remotePort ?? 0}`;
+    this.#calls.add(call);
+    const address = call.getPeer();
+    const secure = this.#options.tls !== undefined;
     let workerId: string | undefined;
-    let reason = 'The connection closed';
-    const send = (message: ControlMessage): void => {
-      if (!socket.destroyed && socket.writable) socket.write(encodeLine(message));
+    let reason = 'The worker ended its call';
+    const refuse = (code: grpc.status, message: string): void => {
+      clearTimeout(registerTimer);
+      logger.warn({ address, code: grpc.status[code] }, `A worker was refused: ${message}`);
+      endCall(call, code, message);
     };
-    const drop = (why: string): void => {
+    const registerTimer = setTimeout(() => {
+      refuse(grpc.status.DEADLINE_EXCEEDED, 'No registration in time');
+    }, this.#options.registerTimeoutMs ?? REGISTER_TIMEOUT_MS);
+    const presented = tokenFrom(call.metadata.get(TOKEN_METADATA));
+    if (presented === undefined || !timingSafeEqual(digest(presented), this.#tokenDigest)) {
+      this.#calls.delete(call);
+      refuse(grpc.status.UNAUTHENTICATED, 'The worker token is wrong');
+      return;
+    }
+    const ended = (why: string): void => {
+      clearTimeout(registerTimer);
+      if (!this.#calls.delete(call)) return;
+      if (workerId === undefined) return;
       reason = why;
-      socket.destroy();
+      registry.remove(workerId, reason);
+      logger.info({ workerId, address, reason }, 'Worker disconnected');
     };
-    const helloTimer = setTimeout(() => {
-      drop('No hello in time');
-    }, this.#options.helloTimeoutMs ?? HELLO_TIMEOUT_MS);
-    const refuse = (refusal: RefusalReason, message: string): void => {
-      clearTimeout(helloTimer);
-      logger.warn({ address, reason: refusal }, `A worker was refused: ${message}`);
-      send({ type: 'refused', reason: refusal, message });
-      reason = message;
-      socket.end();
-      // A peer that does not close its side is not waited for.
-      setTimeout(() => socket.destroy(), 1_000).unref();
-    };
-    const onLine = (line: string): boolean => {
-      let message;
-      try {
-        message = parseWorkerMessage(line);
-      } catch (error) {
-        if (workerId === undefined) refuse('hello', messageOf(error));
-        else drop(messageOf(error));
-        return false;
-      }
+    call.on('data', (frame: Received<WorkerFrame>) => {
       if (workerId !== undefined) {
-        registry.receive(workerId, message);
-        return true;
+        try {
+          registry.receive(workerId, frame);
+        } catch (error) {
+          endCall(call, grpc.status.INVALID_ARGUMENT, messageOf(error));
+        }
+        return;
       }
-      if (message.type !== 'hello') {
-        refuse('hello', 'A worker must start with hello');
-        return false;
+      if (call.writableEnded) return;
+      const register = frame.register;
+      if (register === undefined) {
+        refuse(grpc.status.INVALID_ARGUMENT, 'A worker must start with Register');
+        return;
       }
-      const refusal = this.#check(message);
-      if (refusal !== undefined) {
-        refuse(refusal.reason, refusal.message);
-        return false;
+      const problem = registrationProblem(register);
+      if (problem !== undefined) {
+        refuse(grpc.status.INVALID_ARGUMENT, problem);
+        return;
       }
-      clearTimeout(helloTimer);
-      workerId = registry.add(message, { send, close: drop }, { address, secure });
-      send({ type: 'welcome', workerId, heartbeatMs: this.#options.heartbeatMs });
-      this.#welcomed.add(socket);
+      if (!this.#options.isLeader()) {
+        refuse(grpc.status.UNAVAILABLE, 'The server is a standby; connect to the leader');
+        return;
+      }
+      clearTimeout(registerTimer);
+      workerId = registry.add(
+        register,
+        {
+          send: (control) => {
+            if (!call.cancelled && !call.writableEnded) call.write(control);
+          },
+          close: (why) => {
+            reason = why;
+            endCall(call, grpc.status.UNAVAILABLE, why);
+          },
+        },
+        { address, secure },
+      );
+      call.write({ welcome: { workerId } });
       logger.info(
         {
           workerId,
-          name: message.name,
-          pool: message.pool,
-          slots: message.slots,
-          pluginTypes: message.pluginTypes,
+          name: register.name,
+          pool: register.pool,
+          slots: register.slots,
+          credits: register.credits,
+          pluginTypes: register.pluginTypes,
           address,
           secure,
         },
-        `Worker '${message.name}' connected`,
+        `Worker '${register.name}' connected`,
       );
-      return true;
-    };
-    readLines(socket, onLine, drop);
-    socket.on('error', (error) => {
-      reason = error.message;
     });
-    socket.on('close', () => {
-      clearTimeout(helloTimer);
-      this.#sockets.delete(socket);
-      this.#welcomed.delete(socket);
-      if (workerId === undefined) return;
-      registry.remove(workerId, reason);
-      logger.info({ workerId, address, reason }, 'Worker disconnected');
+    call.on('end', () => {
+      ended('The worker ended its call');
+      if (!call.writableEnded) call.end();
     });
-  }
-
-  /** SPEC: a worker is refused when its token is wrong or when the server is a standby. */
-  #check(hello: HelloMessage): { reason: RefusalReason; message: string } | undefined {
-    if (hello.protocol !== PROTOCOL_VERSION) {
-      return {
-        reason: 'protocol',
-        message: `Protocol version ${hello.protocol} is not supported; this control plane speaks ${PROTOCOL_VERSION}`,
-      };
-    }
-    if (!timingSafeEqual(digest(hello.token), this.#tokenDigest)) {
-      return { reason: 'token', message: 'The worker token is wrong' };
-    }
-    if (!this.#options.isLeader()) {
-      return { reason: 'standby', message: 'The server is a standby; connect to the leader' };
-    }
-    return undefined;
+    call.on('cancelled', () => {
+      ended('The connection to the worker was lost');
+    });
+    call.on('error', (error: Error) => {
+      ended(error.message);
+    });
+    call.on('finish', () => {
+      ended(reason);
+    });
   }
 }
 
@@ -290,6 +301,7 @@ export function controlPlaneFromSettings(
     address: settings['svc.workers.listen-address'],
     port: settings['svc.workers.listen-port'],
     heartbeatMs,
+    reflection: settings['svc.workers.reflection'],
     tls: bundle === null ? undefined : readTlsBundle(bundle),
   });
 }

@@ -1,21 +1,25 @@
-// A worker's connection to its control plane: hello with the token, then placed nodes' calls
-// until the connection ends, and a new connection after a backoff (docs/workers.md).
-import net from 'node:net';
-import tls from 'node:tls';
-import { messageOf } from '../core/index.js';
-import {
-  MISSED_HEARTBEATS,
-  PROTOCOL_VERSION,
-  encodeLine,
-  parseControlMessage,
-  readLines,
-} from './protocol.js';
-import type { ControlMessage, RefusalReason, WorkerMessage } from './protocol.js';
+// A worker's connection to its control plane: one Connect call of the Workers gRPC service
+// with the token as metadata, Register, then placed nodes' calls until the call ends, and a
+// new call after a backoff (docs/workers.md).
+import * as grpc from '@grpc/grpc-js';
 import type { TlsBundle } from './tls-bundle.js';
+import { TOKEN_METADATA, keepaliveOptions } from './call-options.js';
+import { WorkersService, connectCall } from './wire.js';
+import type { ControlFrame, Received, WorkerCall, WorkerFrame } from './wire.js';
 import type { WorkerHost } from './worker-host.js';
 import type { WorkersLogger } from './workers-logger.js';
 
-/** A refusal that retrying cannot change (a wrong token, another protocol version). */
+/** Why a control plane refused a worker for good, from the status it ended the call with. */
+export type RefusalReason = 'token' | 'registration' | 'protocol';
+
+const LASTING: ReadonlyMap<grpc.status, RefusalReason> = new Map([
+  [grpc.status.UNAUTHENTICATED, 'token'],
+  [grpc.status.PERMISSION_DENIED, 'token'],
+  [grpc.status.INVALID_ARGUMENT, 'registration'],
+  [grpc.status.UNIMPLEMENTED, 'protocol'],
+]);
+
+/** A refusal that retrying cannot change (a wrong token, a service this side does not know). */
 export class WorkerRefusedError extends Error {
   override readonly name = 'WorkerRefusedError';
 
@@ -36,6 +40,10 @@ export interface WorkerClientOptions {
   readonly pool: string;
   readonly slots: number;
   readonly pluginTypes: readonly string[];
+  /** Process frames the control plane may send before answers come back (credits). */
+  readonly maxInFlight: number;
+  /** gRPC keepalive interval (`svc.workers.heartbeat`). */
+  readonly heartbeatMs: number;
   /** With a bundle: TLS, the control plane's certificate checked against `host`. */
   readonly tls?: TlsBundle | undefined;
   readonly runtimes: WorkerHost;
@@ -43,7 +51,7 @@ export interface WorkerClientOptions {
   /** First wait before connecting again; it doubles up to `maxRetryMs`. */
   readonly retryMs?: number;
   readonly maxRetryMs?: number;
-  /** How long a connection may wait for the control plane's answer to hello. */
+  /** The deadline for the control plane's Welcome. */
   readonly welcomeTimeoutMs?: number;
 }
 
@@ -69,7 +77,7 @@ export class WorkerClient {
   readonly #options: WorkerClientOptions;
   readonly #connected = deferred<string>();
   readonly #done = deferred<undefined>();
-  #socket: net.Socket | undefined;
+  #call: WorkerCall | undefined;
   #closed = false;
   #workerId: string | null = null;
   #wake: (() => void) | undefined;
@@ -108,7 +116,7 @@ export class WorkerClient {
       return;
     }
     this.#wake?.();
-    this.#socket?.destroy();
+    this.#call?.cancel();
     await this.#done.promise.catch(() => undefined);
   }
 
@@ -149,132 +157,85 @@ export class WorkerClient {
     this.#done.resolve(undefined);
   }
 
+  /** A channel to the control plane, with TLS and its host name check when there is a bundle. */
+  #client(): grpc.Client {
+    const { host, port, heartbeatMs } = this.#options;
+    const bundle = this.#options.tls;
+    const credentials =
+      bundle === undefined
+        ? grpc.credentials.createInsecure()
+        : grpc.credentials.createSsl(bundle.ca, bundle.key, bundle.cert);
+    const target = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+    return new WorkersService(target, credentials, keepaliveOptions(heartbeatMs));
+  }
+
   /**
-   * One connection: answers whether it was welcomed once it ends, or throws a lasting refusal.
-   * The nodes it ran are closed with it: the control plane moves them to another connection.
+   * One call: answers whether it was welcomed once it ends, or throws a lasting refusal.
+   * The nodes it ran are closed with it: the control plane moves them to another call.
    */
   #session(): Promise<boolean> {
-    const { host, port, logger, runtimes } = this.#options;
-    const bundle = this.#options.tls;
+    const { host, port, logger, runtimes, token } = this.#options;
+    const client = this.#client();
+    const metadata = new grpc.Metadata();
+    metadata.set(TOKEN_METADATA, `Bearer ${token}`);
+    const call = connectCall(client, metadata);
+    this.#call = call;
     return new Promise<boolean>((resolve, reject) => {
-      const socket =
-        bundle === undefined
-          ? net.connect({ host, port })
-          : tls.connect({
-              host,
-              port,
-              cert: bundle.cert,
-              key: bundle.key,
-              ca: bundle.ca,
-              minVersion: 'TLSv1.2',
-              // SNI takes names only; the certificate is still checked against an address.
-              ...(net.isIP(host) === 0 ? { servername: host } : {}),
-            });
-      this.#socket = socket;
       let welcomed = false;
       let refused: WorkerRefusedError | undefined;
-      let reason = 'The connection closed';
-      let lastHeard = Date.now();
-      let welcomeTimer: ReturnType<typeof setTimeout> | undefined;
-      let heartbeat: ReturnType<typeof setInterval> | undefined;
-      const send = (message: WorkerMessage): void => {
-        if (!socket.destroyed && socket.writable) socket.write(encodeLine(message));
+      let reason = 'The call ended';
+      const send = (frame: WorkerFrame): void => {
+        if (!call.writableEnded) call.write(frame);
       };
-      const drop = (why: string): void => {
-        reason = why;
-        socket.destroy();
-      };
-      socket.once(bundle === undefined ? 'connect' : 'secureConnect', () => {
-        socket.setNoDelay(true);
-        const { token, name, pool, slots, pluginTypes } = this.#options;
-        send({
-          type: 'hello',
-          protocol: PROTOCOL_VERSION,
-          token,
-          name,
-          pool,
-          slots,
-          pluginTypes: [...pluginTypes],
-        });
-        welcomeTimer = setTimeout(() => {
-          drop('No answer to hello in time');
-        }, this.#options.welcomeTimeoutMs ?? 10_000);
+      const welcomeTimer = setTimeout(() => {
+        reason = 'No welcome from the control plane in time';
+        call.cancel();
+      }, this.#options.welcomeTimeoutMs ?? 10_000);
+      const { name, pool, slots, pluginTypes, maxInFlight } = this.#options;
+      send({
+        register: { name, pool, slots, pluginTypes: [...pluginTypes], credits: maxInFlight },
       });
-      const onWelcome = (workerId: string, heartbeatMs: number): void => {
+      const onWelcome = (workerId: string): void => {
         welcomed = true;
         clearTimeout(welcomeTimer);
         this.#workerId = workerId;
-        heartbeat = setInterval(() => {
-          if (Date.now() - lastHeard > MISSED_HEARTBEATS * heartbeatMs) {
-            drop(`No heartbeat from the control plane for ${MISSED_HEARTBEATS * heartbeatMs} ms`);
-            return;
-          }
-          send({ type: 'ping' });
-        }, heartbeatMs);
         logger.info(
-          { workerId, host, port, secure: bundle !== undefined },
+          { workerId, host, port, secure: this.#options.tls !== undefined },
           'Connected to the control plane',
         );
         this.#connected.resolve(workerId);
       };
-      const handle = (message: ControlMessage): void => {
+      call.on('data', (frame: Received<ControlFrame>) => {
         if (!welcomed) {
-          if (message.type === 'ping') return;
-          if (message.type === 'welcome') onWelcome(message.workerId, message.heartbeatMs);
-          else if (message.type === 'refused') {
-            // A standby may become the leader: only a standby's refusal is worth retrying.
-            if (message.reason === 'standby') reason = message.message;
-            else refused = new WorkerRefusedError(message.reason, message.message);
-            logger.warn({ reason: message.reason }, `Refused: ${message.message}`);
-            socket.end();
-          } else drop(`Unexpected '${message.type}' before welcome`);
+          if (frame.welcome !== undefined) onWelcome(frame.welcome.workerId);
+          else {
+            reason = `Unexpected '${frame.frame ?? 'empty'}' frame before welcome`;
+            call.cancel();
+          }
           return;
         }
-        switch (message.type) {
-          case 'open':
-            runtimes.open(message);
-            return;
-          case 'process':
-            runtimes.process(message, send);
-            return;
-          case 'cancel':
-            runtimes.cancel(message.call);
-            return;
-          case 'close':
-            void runtimes.close(message.node);
-            return;
-          case 'ping':
-            return;
-          case 'welcome':
-          case 'refused':
-            drop(`Unexpected '${message.type}' after welcome`);
-            return;
+        if (frame.open !== undefined) runtimes.open(frame.open);
+        else if (frame.process !== undefined) runtimes.process(frame.process, send);
+        else if (frame.cancel !== undefined) runtimes.cancel(frame.cancel.call);
+        else if (frame.close !== undefined) void runtimes.close(frame.close.node);
+        else {
+          reason = `Unexpected '${frame.frame ?? 'empty'}' frame after welcome`;
+          call.cancel();
         }
-      };
-      socket.on('data', () => {
-        lastHeard = Date.now();
       });
-      readLines(
-        socket,
-        (line) => {
-          try {
-            handle(parseControlMessage(line));
-            return true;
-          } catch (error) {
-            drop(messageOf(error));
-            return false;
-          }
-        },
-        drop,
-      );
-      socket.on('error', (error: Error) => {
-        reason = error.message;
+      call.on('error', (error: grpc.ServiceError) => {
+        const lasting = LASTING.get(error.code);
+        if (lasting !== undefined) {
+          refused = new WorkerRefusedError(lasting, error.details);
+          logger.warn({ reason: lasting }, `Refused: ${error.details}`);
+        } else if (reason === 'The call ended') reason = error.details;
       });
-      socket.on('close', () => {
+      call.on('status', (status: grpc.StatusObject) => {
         clearTimeout(welcomeTimer);
-        clearInterval(heartbeat);
+        if (status.code === grpc.status.OK) reason = 'The control plane ended the call';
         this.#workerId = null;
-        this.#socket = undefined;
+        this.#call = undefined;
+        client.close();
         if (welcomed || !this.#closed) {
           logger.warn({ host, port, reason }, 'Disconnected from the control plane');
         }

@@ -15,8 +15,8 @@ import type {
   SignalAnswer,
   SubWorkflowRequest,
 } from '../plugin-api/index.js';
-import { fromWireMessage, toWireEmit } from './protocol.js';
-import type { OpenMessage, ProcessMessage, WorkerMessage } from './protocol.js';
+import { configOf, decodePayload, fromWireMessage, toWireEmit } from './wire.js';
+import type { OpenFrame, ProcessFrame, WorkerFrame } from './wire.js';
 import type { WorkersLogger } from './workers-logger.js';
 import { messageOf } from '../core/index.js';
 import { pluginMeterName } from '../observability/index.js';
@@ -31,11 +31,12 @@ export interface WorkerHostOptions {
   readonly logger: WorkersLogger;
 }
 
-type Send = (message: WorkerMessage) => void;
+type Send = (frame: WorkerFrame) => void;
 
 /** A placed node open on this worker: its runtime, or why it cannot run here. */
 interface OpenNode {
-  readonly open: OpenMessage;
+  readonly open: OpenFrame;
+  readonly startPayload: unknown;
   readonly runtime: MessageProcessor | undefined;
   readonly failure: string | undefined;
   /** Aborted when the control plane closes the node or the connection ends. */
@@ -47,10 +48,12 @@ interface OpenNode {
 interface RunningCall {
   readonly node: OpenNode;
   readonly controller: AbortController;
+  /** The connection the call came on: its credit goes back there. */
+  readonly send: Send;
 }
 
 /** Plugins log on the worker, tagged with the run and node they belong to. */
-function nodeLog(logger: WorkersLogger, open: OpenMessage): NodeLog {
+function nodeLog(logger: WorkersLogger, open: OpenFrame): NodeLog {
   const tags = { executionId: open.executionId, nodeId: open.nodeId, type: open.nodeType };
   const write =
     (method: keyof WorkersLogger) =>
@@ -66,10 +69,20 @@ function nodeLog(logger: WorkersLogger, open: OpenMessage): NodeLog {
   };
 }
 
+/** The run's start payload; one that cannot be read is left out, as the node fails anyway. */
+function decodeStartPayload(open: OpenFrame): unknown {
+  try {
+    return decodePayload(open.startPayload);
+  } catch {
+    return undefined;
+  }
+}
+
 export class WorkerHost {
   readonly #options: WorkerHostOptions;
   readonly #nodes = new Map<string, OpenNode>();
   readonly #calls = new Map<string, RunningCall>();
+  #peakCalls = 0;
 
   constructor(options: WorkerHostOptions) {
     this.#options = options;
@@ -85,15 +98,21 @@ export class WorkerHost {
     return this.#calls.size;
   }
 
+  /** The most messages this worker has processed at once. */
+  get peakCalls(): number {
+    return this.#peakCalls;
+  }
+
   /**
    * Makes the node's runtime. What keeps it from running here (a type this worker does not
    * run, a refused placeholder, a whole-stream type) fails each of its messages, never retried.
    */
-  open(open: OpenMessage): void {
+  open(open: OpenFrame): void {
     const log = nodeLog(this.#options.logger, open);
     const made = this.#create(open);
     this.#nodes.set(open.node, {
       open,
+      startPayload: decodeStartPayload(open),
       log,
       controller: new AbortController(),
       calls: new Set(),
@@ -103,7 +122,7 @@ export class WorkerHost {
     });
   }
 
-  #create(open: OpenMessage): { runtime: MessageProcessor } | { failure: string } {
+  #create(open: OpenFrame): { runtime: MessageProcessor } | { failure: string } {
     const { catalog, pluginTypes, resolveConfig } = this.#options;
     const type = open.nodeType;
     if (!pluginTypes.has(type)) {
@@ -121,7 +140,13 @@ export class WorkerHost {
     if (descriptor.kind !== 'processor') {
       return { failure: `${PLACEMENT_KIND_MESSAGE}; '${type}' is a ${descriptor.kind}` };
     }
-    const resolved = resolveConfig(open.config);
+    let config: Record<string, unknown>;
+    try {
+      config = configOf(open);
+    } catch (error) {
+      return { failure: messageOf(error) };
+    }
+    const resolved = resolveConfig(config);
     if (!resolved.ok) return { failure: resolved.error };
     const problems = descriptor.validateConfig(resolved.config);
     if (problems.length > 0) {
@@ -145,60 +170,64 @@ export class WorkerHost {
     }
   }
 
-  /** Processes one message and answers with `send`; a cancelled call answers nothing. */
-  process(request: ProcessMessage, send: Send): void {
+  /**
+   * Processes one message and answers with `send`; a cancelled call answers nothing. Every
+   * Process frame gives its credit back once it leaves this worker, however it leaves.
+   */
+  process(request: ProcessFrame, send: Send): void {
     const callId = request.call;
+    const answer = (frame: WorkerFrame): void => {
+      send(frame);
+      send({ credit: { count: 1 } });
+    };
     const node = this.#nodes.get(request.node);
-    if (node === undefined) {
-      send({
-        type: 'failed',
-        call: callId,
-        error: 'The node is not open on this worker',
-        retryable: true,
-      });
-      return;
-    }
-    if (node.runtime === undefined) {
-      send({
-        type: 'failed',
-        call: callId,
-        error: node.failure ?? 'The node cannot run here',
-        retryable: false,
+    if (node?.runtime === undefined) {
+      answer({
+        failed: {
+          call: callId,
+          error: node === undefined ? 'The node is not open on this worker' : (node.failure ?? ''),
+          retryable: node === undefined,
+        },
       });
       return;
     }
     const controller = new AbortController();
-    this.#calls.set(callId, { node, controller });
+    this.#calls.set(callId, { node, controller, send });
     node.calls.add(callId);
+    this.#peakCalls = Math.max(this.#peakCalls, this.#calls.size);
     const ctx = new WorkerNodeContext(
       node,
       AbortSignal.any([node.controller.signal, controller.signal]),
       callId,
       send,
     );
-    const finish = (message: WorkerMessage): void => {
+    const finish = (frame: () => WorkerFrame): void => {
       node.calls.delete(callId);
-      // Cancelled meanwhile: the control plane gave up on the call.
+      // Cancelled meanwhile: the control plane gave up on the call, and has its credit back.
       if (!this.#calls.delete(callId)) return;
+      let built: WorkerFrame;
       try {
-        send(message);
+        built = frame();
       } catch (error) {
         // Output that cannot be written as JSON (a cycle, a BigInt) fails the message.
-        send({
-          type: 'failed',
-          call: callId,
-          error: `The output cannot be sent to the control plane: ${messageOf(error)}`,
-          retryable: false,
-        });
+        built = {
+          failed: {
+            call: callId,
+            error: `The output cannot be sent to the control plane: ${messageOf(error)}`,
+            retryable: false,
+          },
+        };
       }
+      answer(built);
     };
     const fail = (error: unknown): void => {
-      finish({
-        type: 'failed',
-        call: callId,
-        error: messageOf(error),
-        retryable: !(error instanceof StepFailure) || error.retryable,
-      });
+      finish(() => ({
+        failed: {
+          call: callId,
+          error: messageOf(error),
+          retryable: !(error instanceof StepFailure) || error.retryable,
+        },
+      }));
     };
     let result: ProcessResult | Promise<ProcessResult>;
     try {
@@ -211,7 +240,7 @@ export class WorkerHost {
     Promise.resolve(result)
       .then(collectEmits)
       .then((list) => {
-        finish({ type: 'result', call: callId, emits: list.map(toWireEmit) });
+        finish(() => ({ result: { call: callId, emits: list.map(toWireEmit) } }));
       }, fail);
   }
 
@@ -222,6 +251,7 @@ export class WorkerHost {
     this.#calls.delete(callId);
     call.node.calls.delete(callId);
     call.controller.abort(new Error('Cancelled by the control plane'));
+    call.send({ credit: { count: 1 } });
   }
 
   /** The node ended: its calls are aborted and its runtime closed. */
@@ -229,7 +259,11 @@ export class WorkerHost {
     const node = this.#nodes.get(ref);
     if (node === undefined) return;
     this.#nodes.delete(ref);
-    for (const callId of node.calls) this.#calls.delete(callId);
+    for (const callId of node.calls) {
+      const call = this.#calls.get(callId);
+      this.#calls.delete(callId);
+      call?.send({ credit: { count: 1 } });
+    }
     node.calls.clear();
     node.controller.abort(new Error(reason));
     try {
@@ -285,7 +319,7 @@ class WorkerNodeContext implements NodeContext, PluginMeter {
   }
 
   get startPayload(): unknown {
-    return this.#node.open.startPayload;
+    return this.#node.startPayload;
   }
 
   /** The worker's own clock: a pause of the run holds messages back, not work under way. */
@@ -324,7 +358,7 @@ class WorkerNodeContext implements NodeContext, PluginMeter {
 
   /** Counted by the control plane, in its `svc.plugin.events`. */
   report(event: string, outcome: string): void {
-    this.#send({ type: 'report', call: this.#callId, event, outcome });
+    this.#send({ report: { call: this.#callId, event, outcome } });
   }
 
   /** Counted by the control plane; checked here too, so the plugin learns of a mistake. */
@@ -339,11 +373,11 @@ class WorkerNodeContext implements NodeContext, PluginMeter {
 
   count(name: string, tags: MeterTags = NO_TAGS, amount = 1): void {
     pluginMeterName(name, 'counter', tags);
-    this.#send({ type: 'meter', call: this.#callId, kind: 'count', name, value: amount, tags });
+    this.#send({ meter: { call: this.#callId, kind: 'COUNT', name, value: amount, tags } });
   }
 
   observe(name: string, value: number, tags: MeterTags = NO_TAGS): void {
     pluginMeterName(name, 'timer', tags);
-    this.#send({ type: 'meter', call: this.#callId, kind: 'observe', name, value, tags });
+    this.#send({ meter: { call: this.#callId, kind: 'OBSERVE', name, value, tags } });
   }
 }

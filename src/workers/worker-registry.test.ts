@@ -6,12 +6,12 @@ import type { PlacedNode } from '../engine/index.js';
 import { StepFailure } from '../plugin-api/index.js';
 import type { Message } from '../plugin-api/index.js';
 import { createTestContext } from '../plugins/testing/index.js';
-import { PROTOCOL_VERSION } from './protocol.js';
-import type { ControlMessage, HelloMessage } from './protocol.js';
+import { fromWireMessage } from './wire.js';
+import type { ControlFrame, RegisterFrame } from './wire.js';
 import { WorkerRegistry } from './worker-registry.js';
 
 interface FakeLink {
-  readonly sent: ControlMessage[];
+  readonly sent: ControlFrame[];
   closed: string | null;
 }
 
@@ -19,18 +19,10 @@ function setup() {
   const clock = new ManualClock();
   const registry = new WorkerRegistry({ clock, ids: createSequentialIds('w') });
   const links = new Map<string, FakeLink>();
-  const connect = (hello: Partial<HelloMessage> & { name: string }): string => {
+  const connect = (hello: Partial<RegisterFrame> & { name: string }): string => {
     const link: FakeLink = { sent: [], closed: null };
     const id = registry.add(
-      {
-        type: 'hello',
-        protocol: PROTOCOL_VERSION,
-        token: 't',
-        pool: 'gpu',
-        slots: 2,
-        pluginTypes: ['MAPPER'],
-        ...hello,
-      },
+      { pool: 'gpu', slots: 2, pluginTypes: ['MAPPER'], credits: 8, ...hello },
       {
         send: (message) => link.sent.push(message),
         close: (reason) => (link.closed = reason),
@@ -62,11 +54,15 @@ const node = (overrides: Partial<PlacedNode> = {}): PlacedNode => ({
 
 const message = (id = 'm1'): Message => ({ id, headers: { attempt: 1 }, payload: { n: 1 } });
 
+/** The kind of each frame a link carried. */
+const kinds = (sent: readonly ControlFrame[]): string[] =>
+  sent.map((frame) => Object.keys(frame)[0] ?? '');
+
 /** The call id of the last `process` a link carried. */
-function lastCall(sent: readonly ControlMessage[]): string {
-  const found = sent.findLast((entry) => entry.type === 'process');
-  if (found?.type !== 'process') throw new Error('no process message');
-  return found.call;
+function lastCall(sent: readonly ControlFrame[]): string {
+  const found = sent.findLast((entry) => 'process' in entry);
+  if (found === undefined || !('process' in found)) throw new Error('no process frame');
+  return found.process.call;
 }
 
 describe('WorkerRegistry placement (SPEC engine.placement; Errors, process-level failures)', () => {
@@ -97,35 +93,36 @@ describe('WorkerRegistry placement (SPEC engine.placement; Errors, process-level
     expect(registry.freeSlots).toBe(1);
     const sent = link('a').sent;
     expect(sent[0]).toEqual({
-      type: 'open',
-      node: 'n1',
-      executionId: 'e1',
-      sessionId: 's1',
-      workflowId: 'w1',
-      nodeId: 'map',
-      nodeType: 'MAPPER',
-      config: { mode: 'TEMPLATE', template: '${env.WHERE}' },
-      startPayload: { start: true },
+      open: {
+        node: 'n1',
+        executionId: 'e1',
+        sessionId: 's1',
+        workflowId: 'w1',
+        nodeId: 'map',
+        nodeType: 'MAPPER',
+        configJson: JSON.stringify({ mode: 'TEMPLATE', template: '${env.WHERE}' }),
+        startPayload: { json: '{"start":true}' },
+      },
     });
-    expect(sent[1]).toMatchObject({
-      type: 'process',
-      node: 'n1',
-      message: { id: 'm1', headers: { attempt: 1 }, payload: { n: 1 } },
-    });
+    const processed = sent[1];
+    if (processed === undefined || !('process' in processed)) throw new Error('no process');
+    expect(processed.process.node).toBe('n1');
+    expect(fromWireMessage(processed.process.message)).toEqual(message('m1'));
     registry.receive('w-1', {
-      type: 'result',
-      call: lastCall(sent),
-      emits: [{ payload: 'done', port: 'out' }],
+      result: {
+        call: lastCall(sent),
+        emits: [{ payload: { json: '"done"' }, port: 'out', headersJson: '' }],
+      },
     });
     await expect(first).resolves.toEqual([{ payload: 'done', port: 'out' }]);
 
     const second = runtime.process(message('m2'), createTestContext());
-    registry.receive('w-1', { type: 'result', call: lastCall(sent), emits: [] });
+    registry.receive('w-1', { result: { call: lastCall(sent), emits: [] } });
     await expect(second).resolves.toEqual([]);
     // The node stayed where its runtime is: opened once.
-    expect(sent.filter((entry) => entry.type === 'open')).toHaveLength(1);
+    expect(kinds(sent).filter((kind) => kind === 'open')).toHaveLength(1);
     await runtime.close?.();
-    expect(sent.at(-1)).toEqual({ type: 'close', node: 'n1' });
+    expect(sent.at(-1)).toEqual({ close: { node: 'n1' } });
     expect(registry.freeSlots).toBe(2);
   });
 
@@ -134,7 +131,7 @@ describe('WorkerRegistry placement (SPEC engine.placement; Errors, process-level
     connect({ name: 'small', slots: 1 });
     connect({ name: 'large', slots: 3 });
     void registry.runtimeFor(node()).process(message(), createTestContext());
-    expect(link('large').sent[0]?.type).toBe('open');
+    expect(kinds(link('large').sent)[0]).toBe('open');
     expect(link('small').sent).toEqual([]);
   });
 
@@ -144,10 +141,11 @@ describe('WorkerRegistry placement (SPEC engine.placement; Errors, process-level
     const runtime = registry.runtimeFor(node());
     const bad = runtime.process(message(), createTestContext());
     registry.receive('w-1', {
-      type: 'failed',
-      call: lastCall(link('a').sent),
-      error: "Command 'rm' is not in svc.process.allowed-commands",
-      retryable: false,
+      failed: {
+        call: lastCall(link('a').sent),
+        error: "Command 'rm' is not in svc.process.allowed-commands",
+        retryable: false,
+      },
     });
     await expect(bad).rejects.toMatchObject({
       retryable: false,
@@ -163,9 +161,9 @@ describe('WorkerRegistry placement (SPEC engine.placement; Errors, process-level
     const callId = lastCall(link('a').sent);
     ctx.abort(new Error('Stopped'));
     await expect(call).rejects.toThrow('Stopped');
-    expect(link('a').sent.at(-1)).toEqual({ type: 'cancel', call: callId });
+    expect(link('a').sent.at(-1)).toEqual({ cancel: { call: callId } });
     // A late answer finds nobody waiting.
-    registry.receive('w-1', { type: 'result', call: callId, emits: [] });
+    registry.receive('w-1', { result: { call: callId, emits: [] } });
   });
 
   it('fails the calls of a worker that leaves retryably and moves the node to another worker for its next message', async () => {
@@ -181,7 +179,7 @@ describe('WorkerRegistry placement (SPEC engine.placement; Errors, process-level
     });
     expect(registry.connected).toBe(1);
     void runtime.process(message('m2'), createTestContext());
-    expect(link('b').sent.map((entry) => entry.type)).toEqual(['open', 'process']);
+    expect(kinds(link('b').sent)).toEqual(['open', 'process']);
   });
 
   it('counts what a worker reports for a call in the context of that call', () => {
@@ -190,14 +188,9 @@ describe('WorkerRegistry placement (SPEC engine.placement; Errors, process-level
     const ctx = createTestContext();
     void registry.runtimeFor(node()).process(message(), ctx);
     const callId = lastCall(link('a').sent);
-    registry.receive('w-1', { type: 'report', call: callId, event: 'process.run', outcome: 'ok' });
+    registry.receive('w-1', { report: { call: callId, event: 'process.run', outcome: 'ok' } });
     registry.receive('w-1', {
-      type: 'meter',
-      call: callId,
-      kind: 'count',
-      name: 'llm.cost',
-      value: 2,
-      tags: { provider: 'p' },
+      meter: { call: callId, kind: 'COUNT', name: 'llm.cost', value: 2, tags: { provider: 'p' } },
     });
     expect(ctx.reports).toEqual(['process.run:ok']);
     expect(ctx.meterCalls).toEqual([
@@ -205,16 +198,30 @@ describe('WorkerRegistry placement (SPEC engine.placement; Errors, process-level
     ]);
   });
 
-  it('drops a worker not heard from for a while', () => {
-    const { registry, connect, clock, link } = setup();
-    connect({ name: 'quiet' });
-    connect({ name: 'chatty' });
-    clock.advance(30_001);
-    registry.receive('w-2', { type: 'ping' });
-    registry.dropSilent(30_000, 'No heartbeat for 30000 ms');
-    expect(link('quiet').closed).toBe('No heartbeat for 30000 ms');
-    expect(link('chatty').closed).toBeNull();
-    expect(registry.connected).toBe(1);
+  it('sends no more calls than the worker granted credits for, and sends the next one when credit comes back; a call cancelled while it waits never reaches the worker', async () => {
+    const { registry, connect, link } = setup();
+    connect({ name: 'a', slots: 3, credits: 1 });
+    const runtimes = [1, 2, 3].map((n) => registry.runtimeFor(node({ nodeId: `n${n}` })));
+    const first = runtimes[0]?.process(message('m1'), createTestContext());
+    const waiting = createTestContext();
+    const second = runtimes[1]?.process(message('m2'), waiting);
+    const third = runtimes[2]?.process(message('m3'), createTestContext());
+    expect(kinds(link('a').sent)).toEqual(['open', 'process', 'open', 'open']);
+    expect(registry.inFlight('w-1')).toEqual({ sent: 1, waiting: 2 });
+    waiting.abort(new Error('Stopped'));
+    await expect(second).rejects.toThrow('Stopped');
+    registry.receive('w-1', { result: { call: lastCall(link('a').sent), emits: [] } });
+    await expect(first).resolves.toEqual([]);
+    expect(kinds(link('a').sent)).toHaveLength(4);
+    registry.receive('w-1', { credit: { count: 1 } });
+    // The cancelled call was skipped: the third goes, and no cancel was sent for the second.
+    const sent = link('a').sent;
+    expect(kinds(sent)).toEqual(['open', 'process', 'open', 'open', 'process']);
+    const last = sent.at(-1);
+    if (last === undefined || !('process' in last)) throw new Error('no process');
+    expect(fromWireMessage(last.process.message).id).toBe('m3');
+    registry.receive('w-1', { result: { call: last.process.call, emits: [] } });
+    await expect(third).resolves.toEqual([]);
   });
 });
 

@@ -5,8 +5,8 @@ import { randomIds } from '../core/index.js';
 import type { NodePlacement, PlacedNode } from '../engine/index.js';
 import { StepFailure } from '../plugin-api/index.js';
 import type { Message, MessageProcessor, NodeContext, ProcessResult } from '../plugin-api/index.js';
-import { fromWireEmit, toWireMessage } from './protocol.js';
-import type { ControlMessage, HelloMessage, WorkerMessage } from './protocol.js';
+import { WireError, encodePayload, fromWireEmit, toWireMessage } from './wire.js';
+import type { ControlFrame, MeterFrame, Received, RegisterFrame, WorkerFrame } from './wire.js';
 
 /** SPEC Errors, process-level failures: what a placed node fails with when no worker fits. */
 export function noWorkerMessage(pool: string, type: string): string {
@@ -15,7 +15,7 @@ export function noWorkerMessage(pool: string, type: string): string {
 
 /** The connection to one worker, as the registry uses it. */
 export interface WorkerLink {
-  send(message: ControlMessage): void;
+  send(frame: ControlFrame): void;
   /** Drops the connection; the server then removes the worker. */
   close(reason: string): void;
 }
@@ -60,6 +60,8 @@ export interface WorkersView {
 
 interface PendingCall {
   readonly ctx: NodeContext;
+  /** The Process frame, until a credit lets it go. */
+  frame: ControlFrame | undefined;
   resolve(result: ProcessResult): void;
   reject(error: Error): void;
 }
@@ -77,11 +79,15 @@ class ConnectedWorker {
   /** Placed nodes it runs, by node reference: each holds one slot. */
   readonly leases = new Map<string, WorkerLease>();
   readonly calls = new Map<string, PendingCall>();
+  /** Process frames the worker still takes before it grants more (docs/workers.md, credits). */
+  credits: number;
+  /** Calls waiting for a credit, in the order they came. */
+  readonly waiting: string[] = [];
   gone = false;
 
   constructor(
     id: string,
-    hello: HelloMessage,
+    hello: RegisterFrame,
     link: WorkerLink,
     info: WorkerConnectionInfo,
     now: number,
@@ -91,6 +97,7 @@ class ConnectedWorker {
     this.pool = hello.pool;
     this.slots = hello.slots;
     this.pluginTypes = new Set(hello.pluginTypes);
+    this.credits = hello.credits;
     this.link = link;
     this.info = info;
     this.connectedAt = now;
@@ -147,7 +154,7 @@ export class WorkerRegistry implements NodePlacement {
   }
 
   /** A worker passed the handshake; answers its id. */
-  add(hello: HelloMessage, link: WorkerLink, info: WorkerConnectionInfo): string {
+  add(hello: RegisterFrame, link: WorkerLink, info: WorkerConnectionInfo): string {
     const worker = new ConnectedWorker(this.#ids(), hello, link, info, this.#clock.now());
     this.#workers.set(worker.id, worker);
     return worker.id;
@@ -164,6 +171,7 @@ export class WorkerRegistry implements NodePlacement {
     worker.gone = true;
     const calls = [...worker.calls.values()];
     worker.calls.clear();
+    worker.waiting.length = 0;
     worker.leases.clear();
     for (const call of calls) {
       call.reject(
@@ -174,47 +182,65 @@ export class WorkerRegistry implements NodePlacement {
     }
   }
 
-  /** Something arrived from a worker: it is alive, and it may answer a call. */
-  receive(workerId: string, message: WorkerMessage): void {
+  /**
+   * Something arrived from a worker: it is alive, and it may answer a call or grant credit.
+   * A frame this side cannot read ends the worker's call.
+   */
+  receive(workerId: string, frame: Received<WorkerFrame>): void {
     const worker = this.#workers.get(workerId);
     if (worker === undefined) return;
     worker.lastSeenAt = this.#clock.now();
-    switch (message.type) {
-      case 'ping':
-      case 'hello':
-        return;
-      case 'result': {
-        const call = this.#take(worker, message.call);
-        call?.resolve(message.emits.map(fromWireEmit));
-        return;
-      }
-      case 'failed': {
-        const call = this.#take(worker, message.call);
-        call?.reject(
-          message.retryable
-            ? StepFailure.retryable(message.error)
-            : StepFailure.nonRetryable(message.error),
-        );
-        return;
-      }
-      case 'report':
-        // A call already given up on (cancelled, timed out) has nobody left to count for.
-        worker.calls.get(message.call)?.ctx.report(message.event, message.outcome);
-        return;
-      case 'meter':
-        this.#meter(worker.calls.get(message.call)?.ctx, message);
-        return;
+    if (frame.credit !== undefined) {
+      worker.credits += frame.credit.count;
+      this.#drain(worker);
+    } else if (frame.result !== undefined) {
+      const call = this.#take(worker, frame.result.call);
+      call?.resolve(frame.result.emits.map(fromWireEmit));
+    } else if (frame.failed !== undefined) {
+      const { call: callId, error, retryable } = frame.failed;
+      this.#take(worker, callId)?.reject(
+        retryable ? StepFailure.retryable(error) : StepFailure.nonRetryable(error),
+      );
+    } else if (frame.report !== undefined) {
+      // A call already given up on (cancelled, timed out) has nobody left to count for.
+      worker.calls.get(frame.report.call)?.ctx.report(frame.report.event, frame.report.outcome);
+    } else if (frame.meter !== undefined) {
+      this.#meter(worker.calls.get(frame.meter.call)?.ctx, frame.meter);
+    } else {
+      throw new WireError(`Unexpected '${frame.frame ?? 'empty'}' frame after registration`);
     }
+  }
+
+  /** Sends waiting calls while the worker has credit for them. */
+  #drain(worker: ConnectedWorker): void {
+    while (worker.credits > 0 && !worker.gone) {
+      const callId = worker.waiting.shift();
+      if (callId === undefined) return;
+      const call = worker.calls.get(callId);
+      if (call?.frame === undefined) continue;
+      worker.credits--;
+      const frame = call.frame;
+      call.frame = undefined;
+      worker.link.send(frame);
+    }
+  }
+
+  /** Calls sent to a worker and not answered yet, and calls waiting for its credit. */
+  inFlight(workerId: string): { sent: number; waiting: number } | undefined {
+    const worker = this.#workers.get(workerId);
+    if (worker === undefined) return undefined;
+    const waiting = worker.waiting.length;
+    return { sent: worker.calls.size - waiting, waiting };
   }
 
   /**
    * Counts a plugin's meter call made on a worker. The worker checked it already; one that is
    * still refused here (a worker of another build) has no plugin left to tell, so it is dropped.
    */
-  #meter(ctx: NodeContext | undefined, message: Extract<WorkerMessage, { type: 'meter' }>): void {
+  #meter(ctx: NodeContext | undefined, frame: MeterFrame): void {
     try {
-      if (message.kind === 'count') ctx?.meter.count(message.name, message.tags, message.value);
-      else ctx?.meter.observe(message.name, message.value, message.tags);
+      if (frame.kind === 'COUNT') ctx?.meter.count(frame.name, frame.tags, frame.value);
+      else ctx?.meter.observe(frame.name, frame.value, frame.tags);
     } catch {
       // Refused by the catalogue: see above.
     }
@@ -244,16 +270,18 @@ export class WorkerRegistry implements NodePlacement {
     if (best === undefined) return undefined;
     const lease = new WorkerLease(`n${++this.#nextRef}`, best);
     best.leases.set(lease.ref, lease);
+    const startPayload = encodePayload(node.startPayload);
     best.link.send({
-      type: 'open',
-      node: lease.ref,
-      executionId: node.executionId,
-      sessionId: node.sessionId,
-      workflowId: node.workflowId,
-      nodeId: node.nodeId,
-      nodeType: node.type,
-      config: { ...node.config },
-      ...(node.startPayload === undefined ? {} : { startPayload: node.startPayload }),
+      open: {
+        node: lease.ref,
+        executionId: node.executionId,
+        sessionId: node.sessionId,
+        workflowId: node.workflowId,
+        nodeId: node.nodeId,
+        nodeType: node.type,
+        configJson: JSON.stringify(node.config),
+        ...(startPayload === undefined ? {} : { startPayload }),
+      },
     });
     return lease;
   }
@@ -262,7 +290,7 @@ export class WorkerRegistry implements NodePlacement {
   release(lease: WorkerLease): void {
     const { worker } = lease;
     if (!worker.leases.delete(lease.ref) || worker.gone) return;
-    worker.link.send({ type: 'close', node: lease.ref });
+    worker.link.send({ close: { node: lease.ref } });
   }
 
   /**
@@ -277,13 +305,20 @@ export class WorkerRegistry implements NodePlacement {
     const callId = `c${++this.#nextCall}`;
     return new Promise<ProcessResult>((resolve, reject) => {
       const onAbort = (): void => {
-        if (!worker.calls.delete(callId)) return;
-        if (!worker.gone) worker.link.send({ type: 'cancel', call: callId });
+        const call = worker.calls.get(callId);
+        if (call === undefined) return;
+        worker.calls.delete(callId);
+        // A call still waiting for credit never reached the worker: nothing to cancel there.
+        if (call.frame !== undefined) worker.waiting.splice(worker.waiting.indexOf(callId), 1);
+        else if (!worker.gone) worker.link.send({ cancel: { call: callId } });
         reject(abortError(signal));
       };
       signal.addEventListener('abort', onAbort, { once: true });
       worker.calls.set(callId, {
         ctx,
+        frame: {
+          process: { call: callId, node: lease.ref, message: toWireMessage(message) },
+        },
         resolve: (result) => {
           signal.removeEventListener('abort', onAbort);
           resolve(result);
@@ -293,28 +328,14 @@ export class WorkerRegistry implements NodePlacement {
           reject(error);
         },
       });
-      worker.link.send({
-        type: 'process',
-        call: callId,
-        node: lease.ref,
-        message: toWireMessage(message),
-      });
+      worker.waiting.push(callId);
+      this.#drain(worker);
     });
   }
 
   /** Drops every worker connection (the server is closing). */
   closeAll(reason: string): void {
     for (const worker of [...this.#workers.values()]) {
-      worker.link.close(reason);
-      this.remove(worker.id, reason);
-    }
-  }
-
-  /** Drops every worker not heard from for `silentMs`. */
-  dropSilent(silentMs: number, reason: string): void {
-    const before = this.#clock.now() - silentMs;
-    for (const worker of [...this.#workers.values()]) {
-      if (worker.lastSeenAt >= before) continue;
       worker.link.close(reason);
       this.remove(worker.id, reason);
     }
