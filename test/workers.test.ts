@@ -182,18 +182,12 @@ describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.
     expect(results.json.data[0].payload).toBe('placed');
   });
 
-  it('refuses a whole-stream processor, a sub-workflow and a signal wait on a worker, each with a clear message', async () => {
+  it('refuses a sub-workflow and a signal wait on a worker, each with a clear message', async () => {
     const server = await controlPlane();
     await worker(server, {
-      argv: ['--svc.workers.plugin-types=AGGREGATOR,SUB_WORKFLOW,WAIT_FOR_SIGNAL'],
+      argv: ['--svc.workers.plugin-types=SUB_WORKFLOW,WAIT_FOR_SIGNAL'],
     });
     const cases = [
-      {
-        type: 'AGGREGATOR',
-        config: { size: 2 },
-        error:
-          "Plugin type 'AGGREGATOR' processes the whole stream; only per-message processors can run on a remote worker",
-      },
       {
         type: 'SUB_WORKFLOW',
         config: { workflowId: 'other' },
@@ -215,6 +209,32 @@ describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.
       expect(record.status, type).toBe('FAILED');
       expect(record.nodes.placed.error, type).toBe(error);
     }
+  });
+
+  it('refuses a whole-stream processor placed on a worker when the workflow is validated and when it is saved, not at run time', async () => {
+    const server = await controlPlane();
+    const flow = placedFlow('aggregate', {
+      type: 'AGGREGATOR',
+      config: { size: 2, engine: { placement: 'default' } },
+    });
+    const validated = await server.call('POST', '/api/sessions/validate', { body: flow });
+    expect(validated.json.data).toMatchObject({
+      valid: false,
+      message:
+        "nodes[1].config.engine.placement: Plugin type 'AGGREGATOR' processes the whole stream; only per-message processors can run on a remote worker",
+    });
+    await server.call('POST', '/api/sessions', {
+      body: { sessionId: 's', name: 's', initiator: 'i' },
+    });
+    const saved = await server.call('PUT', '/api/sessions/s/workflows/aggregate', { body: flow });
+    expect(saved.status).toBe(400);
+    expect(saved.json.errors).toEqual([
+      {
+        field: 'nodes[1].config.engine.placement',
+        message:
+          "Plugin type 'AGGREGATOR' processes the whole stream; only per-message processors can run on a remote worker",
+      },
+    ]);
   });
 
   it('refuses engine.placement on a trigger or a terminal when a workflow is validated', async () => {

@@ -18,7 +18,12 @@ export type {
   OnError,
   TriggerRule,
 } from './dag/node-settings.js';
-export { PLACEMENT_KIND_MESSAGE, VALID_MESSAGE, validateWorkflow } from './dag/validate.js';
+export {
+  PLACEMENT_KIND_MESSAGE,
+  VALID_MESSAGE,
+  validateWorkflow,
+  wholeStreamMessage,
+} from './dag/validate.js';
 export type { WorkflowValidation, WorkflowValidationOptions } from './dag/validate.js';
 export { describeGraph, topologicalOrder } from './dag/graph.js';
 export type { GraphNode, WorkflowGraph } from './dag/graph.js';

@@ -18,6 +18,8 @@ export interface PluginDescriptor {
   readonly defaultTimeoutSeconds?: number;
   /** Reaches nothing outside the run (`PluginDefinition.pure`); absent: it may. */
   readonly pure?: boolean;
+  /** Takes the whole input stream (`PluginDefinition.wholeStream`): it cannot be placed. */
+  readonly wholeStream?: boolean;
   /** The run-time part of one node, for a configuration that passed `validateConfig`. */
   createRuntime(config: Readonly<Record<string, unknown>>, setup: NodeSetup): NodeRuntime;
 }

@@ -29,6 +29,12 @@ export interface PluginDefinition<Config, Settings = undefined> {
    * calls outside. Absent means not pure: a type that does not say is assumed to have effects.
    */
   readonly pure?: boolean;
+  /**
+   * True when the runtime takes the whole input stream (a `StreamNode`), not one message at a
+   * time. Validation refuses to place such a processor on a remote worker, which runs messages
+   * one by one. Absent means per message.
+   */
+  readonly wholeStream?: boolean;
   /** The server settings the type reads; without it, `setup.settings` is undefined. */
   readonly settings?: PluginSettings<Settings>;
   /** The run-time part; a type without one cannot run yet and fails to prepare. */

@@ -91,6 +91,7 @@ function toEntry<Config, S>(
       ? {}
       : { defaultTimeoutSeconds: definition.defaultTimeoutSeconds }),
     ...(definition.pure === true ? { pure: true } : {}),
+    ...(definition.wholeStream === true ? { wholeStream: true } : {}),
     validateConfig: (config) => {
       const parsed = parse(config);
       return parsed.ok ? [] : parsed.errors;

@@ -2,7 +2,7 @@
 // first message until the control plane closes it, with the worker's own environment,
 // safeguards and log (SPEC Workflow-author safeguards, "Log line losses"; docs/workers.md).
 import type { ConfigResolver, PluginCatalog } from '../engine/index.js';
-import { PLACEMENT_KIND_MESSAGE } from '../engine/index.js';
+import { PLACEMENT_KIND_MESSAGE, wholeStreamMessage } from '../engine/index.js';
 import { NO_CALL_SPAN, StepFailure, collectEmits, isStreamNode } from '../plugin-api/index.js';
 import type {
   CallSpan,
@@ -160,9 +160,8 @@ export class WorkerHost {
         sessionMemory: undefined,
       });
       if (isStreamNode(runtime)) {
-        return {
-          failure: `Plugin type '${type}' processes the whole stream; only per-message processors can run on a remote worker`,
-        };
+        // A directory plugin that does not declare `wholeStream` is found out here.
+        return { failure: wholeStreamMessage(type) };
       }
       return { runtime };
     } catch (error) {

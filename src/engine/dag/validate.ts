@@ -26,6 +26,11 @@ export const VALID_MESSAGE = 'Workflow is valid';
 
 export const PLACEMENT_KIND_MESSAGE = 'Only processors can be placed on a remote worker';
 
+/** Why a whole-stream processor cannot be placed (docs/workers.md, "What can be placed"). */
+export function wholeStreamMessage(type: string): string {
+  return `Plugin type '${type}' processes the whole stream; only per-message processors can run on a remote worker`;
+}
+
 interface CheckedNode {
   readonly descriptor: PluginDescriptor | undefined;
   /** Undefined when the type or configuration has a problem. */
@@ -72,6 +77,11 @@ function checkNode(
       errors.push({
         field: `${field}.config.engine.placement`,
         message: `${PLACEMENT_KIND_MESSAGE}; '${node.type}' is a ${descriptor.kind}`,
+      });
+    } else if (descriptor.wholeStream === true) {
+      errors.push({
+        field: `${field}.config.engine.placement`,
+        message: wholeStreamMessage(node.type),
       });
     }
   }

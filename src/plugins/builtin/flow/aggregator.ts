@@ -26,6 +26,7 @@ export const aggregatorPlugin = definePlugin({
     .superRefine((config, ctx) => {
       requireOneOf(config, ['size', 'timeoutMs'], ctx, 'AGGREGATOR needs size, timeoutMs or both');
     }),
+  wholeStream: true,
   create: (config) => {
     const reduction =
       config.expression === undefined ? undefined : compileExpression(config.expression);
