@@ -8,8 +8,17 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runServerToExit } from './support/process.js';
 import type { TestServer } from './support/server.js';
-import { endOf } from './support/wait.js';
-import { TOKEN, placedFlow, startControlPlane, startRun } from './support/workers.js';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { endOf, eventually } from './support/wait.js';
+import {
+  TOKEN,
+  meter,
+  placedFlow,
+  startControlPlane,
+  startRun,
+  startWorker,
+} from './support/workers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const closers: (() => Promise<unknown>)[] = [];
@@ -61,10 +70,44 @@ function startWorkerProcess(
   });
 }
 
-async function controlPlane(): Promise<TestServer> {
-  const server = await startControlPlane();
+async function controlPlane(argv: readonly string[] = []): Promise<TestServer> {
+  const server = await startControlPlane({ argv });
   closers.push(() => server.close());
   return server;
+}
+
+/** A worker process running PROCESS_EXECUTOR with any command, killed after the test. */
+async function processWorker(server: TestServer, argv: readonly string[] = []) {
+  const started = await startWorkerProcess(
+    [
+      '--svc.workers.role=worker',
+      `--svc.workers.connect=127.0.0.1:${server.workers?.port ?? 0}`,
+      '--svc.workers.plugin-types=PROCESS_EXECUTOR',
+      '--svc.process.allow-any=true',
+      ...argv,
+    ],
+    { SVC_WORKERS: 'true', SVC_WORKERS_TOKEN: TOKEN },
+  );
+  closers.push(async () => {
+    started.child.kill('SIGCONT');
+    started.child.kill('SIGKILL');
+    await started.exited;
+  });
+  return started;
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-worker-process-'));
+  closers.push(() => {
+    rmSync(dir, { recursive: true, force: true });
+    return Promise.resolve();
+  });
+  return dir;
+}
+
+/** A command that hangs the first time (leaving `marker`) and prints `second` after. */
+function hangsOnce(marker: string): readonly string[] {
+  return ['-c', `if [ -e ${marker} ]; then echo second; else touch ${marker}; exec sleep 30; fi`];
 }
 
 describe('the worker process (svc.workers.role=worker)', () => {
@@ -132,5 +175,78 @@ describe('the worker process (svc.workers.role=worker)', () => {
     expect(result.stderr).toContain(
       'svc.workers.role=worker needs a build with remote workers (npm run build -- --svc.workers=true)',
     );
+  });
+
+  it('fails the attempt of a worker killed mid-node: engine.retry runs it again on another worker, and without retry onError applies', async () => {
+    const server = await controlPlane();
+    const dir = tempDir();
+    const first = await processWorker(server);
+    const retried = await startRun(
+      server,
+      placedFlow('killed', {
+        type: 'PROCESS_EXECUTOR',
+        config: {
+          command: 'sh',
+          args: hangsOnce(join(dir, 'retried')),
+          engine: { placement: 'default', retry: { maxAttempts: 3, backoffMs: 50 } },
+        },
+      }),
+    );
+    await eventually(
+      () => Promise.resolve(existsSync(join(dir, 'retried'))),
+      (started) => started,
+    );
+    const other = await startWorker(server, {
+      argv: ['--svc.workers.plugin-types=PROCESS_EXECUTOR', '--svc.process.allow-any=true'],
+    });
+    closers.push(() => other.close());
+    first.child.kill('SIGKILL');
+    const record = await endOf(server, retried);
+    expect(record.status, JSON.stringify(record)).toBe('COMPLETED');
+    expect(record.nodes.placed.retries).toBe(1);
+    const results = await server.call('GET', `/api/executions/${retried}/results`);
+    expect(results.json.data[0].payload.stdout).toBe('second\n');
+    await other.close();
+
+    const second = await processWorker(server, ['--svc.workers.name=doomed']);
+    const caughtFlow = {
+      ...placedFlow('caught', {
+        type: 'PROCESS_EXECUTOR',
+        config: {
+          command: 'sh',
+          args: hangsOnce(join(dir, 'caught')),
+          onError: 'ERROR_PORT',
+          engine: { placement: 'default' },
+        },
+      }),
+      edges: [
+        { source: 'in', target: 'placed' },
+        { source: 'placed', target: 'out', sourcePort: 'error' },
+      ],
+    };
+    const caught = await startRun(server, caughtFlow);
+    await eventually(
+      () => Promise.resolve(existsSync(join(dir, 'caught'))),
+      (started) => started,
+    );
+    second.child.kill('SIGKILL');
+    expect((await endOf(server, caught)).status).toBe('COMPLETED');
+    const caughtResults = await server.call('GET', `/api/executions/${caught}/results`);
+    expect(JSON.stringify(caughtResults.json.data[0].payload)).toMatch(
+      /Worker 'doomed' left while processing the message: /,
+    );
+  });
+
+  it('drops a worker whose process stops answering gRPC keepalive pings', async () => {
+    const server = await controlPlane(['--svc.workers.heartbeat=200ms']);
+    const frozen = await processWorker(server, ['--svc.workers.heartbeat=200ms']);
+    expect(await meter(server, 'svc.workers')).toBe(1);
+    frozen.child.kill('SIGSTOP');
+    await eventually(
+      () => meter(server, 'svc.workers'),
+      (connected) => connected === 0,
+    );
+    const workers = await server.call('GET', '/api/workers');
+    expect(workers.json.data.workers).toEqual([]);
   });
 });
