@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { systemClock } from '../src/core/index.js';
 import { RunClock, WorkflowRun } from '../src/engine/index.js';
-import type { WorkflowPlan } from '../src/engine/index.js';
+import type { NodePlacement, WorkflowPlan } from '../src/engine/index.js';
 
 export interface BenchResult {
   readonly name: string;
@@ -65,8 +65,11 @@ export function writeResults(results: readonly BenchResult[], file: URL): void {
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 }
 
-/** A bare engine run of `plan`, with no listener, logger or sub-workflows: the engine alone. */
-export function bareRun(plan: WorkflowPlan, id: string): WorkflowRun {
+/**
+ * A bare engine run of `plan`, with no listener, logger or sub-workflows: the engine alone,
+ * and the placement port when the plan places nodes on workers.
+ */
+export function bareRun(plan: WorkflowPlan, id: string, placement?: NodePlacement): WorkflowRun {
   return new WorkflowRun({
     executionId: id,
     sessionId: 'bench',
@@ -75,7 +78,10 @@ export function bareRun(plan: WorkflowPlan, id: string): WorkflowRun {
     startPayload: undefined,
     plan,
     clock: new RunClock(systemClock),
-    services: { logger: { isLevelEnabled: () => false, trace: () => undefined } },
+    services: {
+      logger: { isLevelEnabled: () => false, trace: () => undefined },
+      ...(placement === undefined ? {} : { placement }),
+    },
     events: {
       nodeChanged: () => undefined,
       result: () => undefined,

@@ -12,6 +12,7 @@ import { httpStartBench } from './http-start.bench.js';
 import { printTable, writeResults } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 import { workflowSaveBench } from './workflow-save.bench.js';
+import { workersLoopbackBench } from './workers-loopback.bench.js';
 
 const BENCHES: readonly Bench[] = [
   workflowSaveBench,
@@ -21,6 +22,7 @@ const BENCHES: readonly Bench[] = [
   httpStartBench,
   eventsBench,
   answerSerializeBench,
+  workersLoopbackBench,
 ];
 const CHILD_FLAG = '--child';
 const RESULT_PREFIX = 'BENCH-RESULT ';

@@ -2,7 +2,7 @@
 // `npm run build` compiles the server, and runs them as plain JavaScript, so the figures are
 // those of the code users run (a TypeScript loader adds work of its own, e.g. function names).
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireSupportedNode } from './node-version.mjs';
@@ -21,6 +21,8 @@ if (tsc.status !== 0) {
   process.stderr.write('Compiling the benchmarks failed\n');
   process.exit(tsc.status ?? 1);
 }
+// The worker protocol's service description, read at run time as in a build.
+cpSync(join(root, 'proto'), join(out, 'proto'), { recursive: true });
 const run = spawnSync(
   process.execPath,
   ['--expose-gc', join(out, 'bench/run.js'), ...process.argv.slice(2)],

@@ -26,7 +26,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SENTINEL = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const ROLES = ['control-plane', 'worker'];
 /** Folders whose files the binary carries, relative to the package root. */
-const CARRIED_DIRS = ['dist/web', 'node_modules/@fastify/swagger-ui/static'];
+const CARRIED_DIRS = [
+  'dist/web',
+  'node_modules/@fastify/swagger-ui/static',
+  // The worker protocol and the gRPC health and reflection services it serves read their
+  // .proto files at run time.
+  'dist/proto',
+  'node_modules/grpc-health-check/proto',
+  'node_modules/@grpc/reflection/build/proto',
+];
 
 function fail(message) {
   process.stderr.write(`Native build failed: ${message}\n`);

@@ -1,7 +1,7 @@
 // Builds the server and the web UI into dist/ and records the build-time choices (SPEC
 // "Build-time choices") in dist/build-info.json. Usage: npm run build [-- --svc.plugins=all]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { requireSupportedNode } from './node-version.mjs';
@@ -55,6 +55,8 @@ const tsc = spawnSync(
   },
 );
 if (tsc.status !== 0) fail('TypeScript compilation failed');
+// The worker protocol's service description, read at run time (docs/workers.md, "Protocol").
+cpSync(join(root, 'proto'), join(root, 'dist/proto'), { recursive: true });
 
 const { resolvePluginSelection } = await import(
   pathToFileURL(join(root, 'dist/config/index.js')).href

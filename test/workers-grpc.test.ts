@@ -12,7 +12,7 @@ import {
   TOKEN_METADATA,
   WORKERS_SERVICE,
   WorkerRegistry,
-  WorkersService,
+  workersClient,
   connectCall,
 } from '../src/workers/index.js';
 import type { ControlFrame, Received } from '../src/workers/index.js';
@@ -149,7 +149,7 @@ describe('server reflection (svc.workers.reflection)', () => {
 describe('the token as call metadata', () => {
   /** Opens a Connect call with these metadata and registers; answers the ending status. */
   async function register(port: number, authorization: string | undefined) {
-    const client = new WorkersService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const client = workersClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     closers.push(() => {
       client.close();
       return Promise.resolve();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN_METADATA, WorkersService, connectCall } from '../src/workers/index.js';
+import { TOKEN_METADATA, connectCall, workersClient } from '../src/workers/index.js';
 import type { ControlFrame, Received } from '../src/workers/index.js';
 import type { TestServer } from './support/server.js';
 import { endOf, eventually } from './support/wait.js';
@@ -103,7 +103,7 @@ describe('workers over TLS with mandatory client certificates', () => {
 
   it('refuses a client without a certificate: the call fails and it never gets a welcome', async () => {
     const server = await controlPlane(controlBundle);
-    const client = new WorkersService(
+    const client = workersClient(
       `localhost:${server.workers?.port ?? 0}`,
       grpc.credentials.createSsl(readFileSync(path.join(controlBundle, 'ca.pem'))),
     );

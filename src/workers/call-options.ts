@@ -5,6 +5,12 @@ import type * as grpc from '@grpc/grpc-js';
 /** Call metadata of the worker token, as `Bearer <svc.workers.token>`. */
 export const TOKEN_METADATA = 'authorization';
 
+/**
+ * Trailing metadata of a call the control plane refused: why (`token`, `registration`,
+ * `standby`), so a worker can tell a refusal from a lost connection with the same status.
+ */
+export const REFUSAL_METADATA = 'x-worker-refusal';
+
 /** The token of `authorization: Bearer <token>`, or undefined. */
 export function tokenFrom(values: readonly grpc.MetadataValue[]): string | undefined {
   const [value] = values;

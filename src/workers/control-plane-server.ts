@@ -10,11 +10,11 @@ import { AppError, messageOf } from '../core/index.js';
 import type { Settings } from '../config/index.js';
 import { readTlsBundle } from './tls-bundle.js';
 import type { TlsBundle } from './tls-bundle.js';
-import { WORKERS_SERVICE, WorkersService, packageDefinition } from './wire.js';
+import { WORKERS_SERVICE, workersProto } from './wire.js';
 import type { ControlFrame, Received, RegisterFrame, WorkerFrame } from './wire.js';
 import type { WorkersLogger } from './workers-logger.js';
 import type { WorkerRegistry } from './worker-registry.js';
-import { TOKEN_METADATA, keepaliveOptions, tokenFrom } from './call-options.js';
+import { REFUSAL_METADATA, TOKEN_METADATA, keepaliveOptions, tokenFrom } from './call-options.js';
 
 /** A call that has not registered within this time is ended. */
 const REGISTER_TIMEOUT_MS = 10_000;
@@ -50,10 +50,12 @@ function isLoopback(address: string): boolean {
   return address === 'localhost' || address === '::1' || address.startsWith('127.');
 }
 
-/** Ends a call with a status the worker reads (docs/workers.md, "Refusals"). */
-function endCall(call: ConnectCall, code: grpc.status, details: string): void {
+/** Ends a call with a status the worker reads, and why it was refused when it was. */
+function endCall(call: ConnectCall, code: grpc.status, details: string, refusal?: string): void {
   if (call.cancelled || call.writableEnded) return;
-  call.emit('error', { code, details });
+  const metadata = new grpc.Metadata();
+  if (refusal !== undefined) metadata.set(REFUSAL_METADATA, refusal);
+  call.emit('error', { code, details, metadata });
 }
 
 /** A registration the control plane cannot accept, or undefined. */
@@ -80,14 +82,15 @@ export class ControlPlaneServer {
     this.#options = options;
     this.#tokenDigest = digest(options.token);
     this.#server = new grpc.Server(keepaliveOptions(options.heartbeatMs));
-    this.#server.addService(WorkersService.service, {
+    const { definition, Workers } = workersProto();
+    this.#server.addService(Workers.service, {
       connect: (call: ConnectCall) => {
         this.#accept(call);
       },
     });
     this.#health.addToServer(this.#server);
     if (options.reflection === true) {
-      new ReflectionService(packageDefinition).addToServer(this.#server);
+      new ReflectionService(definition).addToServer(this.#server);
     }
   }
 
@@ -183,18 +186,18 @@ export class ControlPlaneServer {
     const secure = this.#options.tls !== undefined;
     let workerId: string | undefined;
     let reason = 'The worker ended its call';
-    const refuse = (code: grpc.status, message: string): void => {
+    const refuse = (code: grpc.status, message: string, refusal: string): void => {
       clearTimeout(registerTimer);
-      logger.warn({ address, code: grpc.status[code] }, `A worker was refused: ${message}`);
-      endCall(call, code, message);
+      logger.warn({ address, reason: refusal }, `A worker was refused: ${message}`);
+      endCall(call, code, message, refusal);
     };
     const registerTimer = setTimeout(() => {
-      refuse(grpc.status.DEADLINE_EXCEEDED, 'No registration in time');
+      refuse(grpc.status.DEADLINE_EXCEEDED, 'No registration in time', 'registration');
     }, this.#options.registerTimeoutMs ?? REGISTER_TIMEOUT_MS);
     const presented = tokenFrom(call.metadata.get(TOKEN_METADATA));
     if (presented === undefined || !timingSafeEqual(digest(presented), this.#tokenDigest)) {
       this.#calls.delete(call);
-      refuse(grpc.status.UNAUTHENTICATED, 'The worker token is wrong');
+      refuse(grpc.status.UNAUTHENTICATED, 'The worker token is wrong', 'token');
       return;
     }
     const ended = (why: string): void => {
@@ -217,16 +220,20 @@ export class ControlPlaneServer {
       if (call.writableEnded) return;
       const register = frame.register;
       if (register === undefined) {
-        refuse(grpc.status.INVALID_ARGUMENT, 'A worker must start with Register');
+        refuse(grpc.status.INVALID_ARGUMENT, 'A worker must start with Register', 'registration');
         return;
       }
       const problem = registrationProblem(register);
       if (problem !== undefined) {
-        refuse(grpc.status.INVALID_ARGUMENT, problem);
+        refuse(grpc.status.INVALID_ARGUMENT, problem, 'registration');
         return;
       }
       if (!this.#options.isLeader()) {
-        refuse(grpc.status.UNAVAILABLE, 'The server is a standby; connect to the leader');
+        refuse(
+          grpc.status.UNAVAILABLE,
+          'The server is a standby; connect to the leader',
+          'standby',
+        );
         return;
       }
       clearTimeout(registerTimer);

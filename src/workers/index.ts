@@ -4,10 +4,8 @@ export { ControlPlaneServer, controlPlaneFromSettings } from './control-plane-se
 export type { ControlPlaneOptions } from './control-plane-server.js';
 export { TOKEN_METADATA, keepaliveOptions } from './call-options.js';
 export {
-  PROTO_FILE,
   WORKERS_SERVICE,
   WireError,
-  WorkersService,
   connectCall,
   decodePayload,
   encodePayload,
@@ -15,6 +13,9 @@ export {
   fromWireMessage,
   toWireEmit,
   toWireMessage,
+  protoFile,
+  workersClient,
+  workersProto,
 } from './wire.js';
 export type { ControlFrame, Received, RegisterFrame, WorkerCall, WorkerFrame } from './wire.js';
 export { BUNDLE_FILES, readTlsBundle } from './tls-bundle.js';

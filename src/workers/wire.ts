@@ -1,6 +1,7 @@
 // The worker protocol as it travels: the gRPC service of proto/worker.proto, its frames as
 // @grpc/proto-loader decodes them (field names in camelCase), and the payload codec
 // (docs/workers.md, "Protocol").
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -10,8 +11,18 @@ import type { Emit, Message } from '../plugin-api/index.js';
 /** The service's full name, as grpcurl and the health service name it. */
 export const WORKERS_SERVICE = 'workflow.workers.v1.Workers';
 
-/** proto/worker.proto, found from this file both in src/ and in dist/. */
-export const PROTO_FILE = fileURLToPath(new URL('../../proto/worker.proto', import.meta.url));
+/**
+ * proto/worker.proto: beside the compiled code in a build (dist/proto, where the build copies
+ * it), else at the root of the source tree.
+ */
+export function protoFile(): string {
+  const candidates = ['../proto/worker.proto', '../../proto/worker.proto'].map((where) =>
+    fileURLToPath(new URL(where, import.meta.url)),
+  );
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (found === undefined) throw new Error(`worker.proto is missing: ${candidates.join(', ')}`);
+  return found;
+}
 
 export const LOADER_OPTIONS: protoLoader.Options = {
   keepCase: false,
@@ -19,9 +30,6 @@ export const LOADER_OPTIONS: protoLoader.Options = {
   defaults: true,
   oneofs: true,
 };
-
-/** The loaded definition; reflection describes the service from it. */
-export const packageDefinition = protoLoader.loadSync(PROTO_FILE, LOADER_OPTIONS);
 
 interface ServiceConstructor {
   new (
@@ -32,12 +40,35 @@ interface ServiceConstructor {
   readonly service: grpc.ServiceDefinition;
 }
 
-/** The Workers service: its definition for the server, its client class for workers. */
-export const WorkersService = (
-  grpc.loadPackageDefinition(packageDefinition) as unknown as {
-    workflow: { workers: { v1: { Workers: ServiceConstructor } } };
+let loaded: { definition: protoLoader.PackageDefinition; Workers: ServiceConstructor } | undefined;
+
+/**
+ * The loaded definition (reflection describes the service from it) and the Workers service;
+ * read on first use, so a build without workers never reads the file.
+ */
+export function workersProto(): {
+  definition: protoLoader.PackageDefinition;
+  Workers: ServiceConstructor;
+} {
+  if (loaded === undefined) {
+    const definition = protoLoader.loadSync(protoFile(), LOADER_OPTIONS);
+    const root = grpc.loadPackageDefinition(definition) as unknown as {
+      workflow: { workers: { v1: { Workers: ServiceConstructor } } };
+    };
+    loaded = { definition, Workers: root.workflow.workers.v1.Workers };
   }
-).workflow.workers.v1.Workers;
+  return loaded;
+}
+
+/** A channel to a control plane's Workers service. */
+export function workersClient(
+  target: string,
+  credentials: grpc.ChannelCredentials,
+  options: grpc.ChannelOptions = {},
+): grpc.Client {
+  const { Workers } = workersProto();
+  return new Workers(target, credentials, options);
+}
 
 /** A worker's side of the Connect call. */
 export type WorkerCall = grpc.ClientDuplexStream<WorkerFrame, Received<ControlFrame>>;

@@ -3,8 +3,8 @@
 // new call after a backoff (docs/workers.md).
 import * as grpc from '@grpc/grpc-js';
 import type { TlsBundle } from './tls-bundle.js';
-import { TOKEN_METADATA, keepaliveOptions } from './call-options.js';
-import { WorkersService, connectCall } from './wire.js';
+import { REFUSAL_METADATA, TOKEN_METADATA, keepaliveOptions } from './call-options.js';
+import { connectCall, workersClient } from './wire.js';
 import type { ControlFrame, Received, WorkerCall, WorkerFrame } from './wire.js';
 import type { WorkerHost } from './worker-host.js';
 import type { WorkersLogger } from './workers-logger.js';
@@ -166,7 +166,7 @@ export class WorkerClient {
         ? grpc.credentials.createInsecure()
         : grpc.credentials.createSsl(bundle.ca, bundle.key, bundle.cert);
     const target = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-    return new WorkersService(target, credentials, keepaliveOptions(heartbeatMs));
+    return workersClient(target, credentials, keepaliveOptions(heartbeatMs));
   }
 
   /**
@@ -224,11 +224,12 @@ export class WorkerClient {
         }
       });
       call.on('error', (error: grpc.ServiceError) => {
+        const [said] = error.metadata.get(REFUSAL_METADATA);
         const lasting = LASTING.get(error.code);
-        if (lasting !== undefined) {
-          refused = new WorkerRefusedError(lasting, error.details);
-          logger.warn({ reason: lasting }, `Refused: ${error.details}`);
-        } else if (reason === 'The call ended') reason = error.details;
+        if (said !== undefined) logger.warn({ reason: said }, `Refused: ${error.details}`);
+        // A standby may become the leader: only a standby's refusal is worth retrying.
+        if (lasting !== undefined) refused = new WorkerRefusedError(lasting, error.details);
+        else if (reason === 'The call ended') reason = error.details;
       });
       call.on('status', (status: grpc.StatusObject) => {
         clearTimeout(welcomeTimer);
