@@ -7,10 +7,14 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/index.js';
+import { createConfigResolver, defaultSettings } from '../src/config/index.js';
+import { createPluginRegistry } from '../src/plugins/index.js';
 import {
   ControlPlaneServer,
   TOKEN_METADATA,
   WORKERS_SERVICE,
+  WorkerClient,
+  WorkerHost,
   WorkerRegistry,
   workersClient,
   connectCall,
@@ -103,6 +107,60 @@ describe('the standard gRPC health service on the workers port', () => {
       () => check(client, WORKERS_SERVICE),
       (answer) => answer.status === 'SERVING',
     );
+  });
+});
+
+describe('a standby control plane', () => {
+  it('refuses workers while the server is a standby, and accepts them once it leads', async () => {
+    let leader = false;
+    const registry = new WorkerRegistry({ clock: new ManualClock() });
+    const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+    const standbyLog: string[] = [];
+    const server = new ControlPlaneServer({
+      registry,
+      token: TOKEN,
+      address: '127.0.0.1',
+      port: 0,
+      heartbeatMs: 10_000,
+      isLeader: () => leader,
+      logger: { ...silent, warn: (_fields, message) => standbyLog.push(message) },
+    });
+    const { port } = await server.listen();
+    closers.push(() => server.close());
+    const settings = defaultSettings('dev');
+    const client = new WorkerClient({
+      host: '127.0.0.1',
+      port,
+      token: TOKEN,
+      name: 'patient',
+      pool: 'default',
+      slots: 1,
+      pluginTypes: ['MAPPER'],
+      maxInFlight: 4,
+      heartbeatMs: 10_000,
+      runtimes: new WorkerHost({
+        catalog: createPluginRegistry({ settings, optionalPlugins: [] }),
+        pluginTypes: new Set(['MAPPER']),
+        resolveConfig: createConfigResolver({ env: {}, settings }),
+        logger: silent,
+      }),
+      logger: silent,
+      retryMs: 20,
+      maxRetryMs: 50,
+    });
+    client.start();
+    closers.push(() => client.close());
+    await eventually(
+      () => Promise.resolve(standbyLog.length),
+      (refusals) => refusals >= 2,
+    );
+    expect(standbyLog[0]).toBe(
+      'A worker was refused: The server is a standby; connect to the leader',
+    );
+    expect(registry.connected).toBe(0);
+    leader = true;
+    await client.connected;
+    expect(registry.connected).toBe(1);
   });
 });
 

@@ -5,25 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/core/index.js';
-import {
-  ControlPlaneServer,
-  WorkerClient,
-  WorkerHost,
-  WorkerRegistry,
-} from '../src/workers/index.js';
-import { createPluginRegistry } from '../src/plugins/index.js';
-import { createConfigResolver, defaultSettings } from '../src/config/index.js';
 import type { TestServer } from './support/server.js';
 import { endOf, eventually } from './support/wait.js';
-import {
-  TOKEN,
-  meter,
-  placedFlow,
-  startControlPlane,
-  startRun,
-  startWorker,
-} from './support/workers.js';
+import { meter, placedFlow, startControlPlane, startRun, startWorker } from './support/workers.js';
 import type { TestWorker } from './support/workers.js';
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -354,58 +338,6 @@ describe('worker connections (SPEC Workflow-author safeguards: remote workers)',
     await expect(intruder.client.done).rejects.toMatchObject({ reason: 'token' });
     const workers = await server.call('GET', '/api/workers');
     expect(workers.json.data).toEqual({ accepting: true, workers: [], pools: [] });
-  });
-
-  it('refuses workers while the server is a standby, and accepts them once it leads', async () => {
-    let leader = false;
-    const registry = new WorkerRegistry({ clock: new ManualClock() });
-    const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-    const standbyLog: string[] = [];
-    const server = new ControlPlaneServer({
-      registry,
-      token: TOKEN,
-      address: '127.0.0.1',
-      port: 0,
-      heartbeatMs: 10_000,
-      isLeader: () => leader,
-      logger: { ...silent, warn: (_fields, message) => standbyLog.push(message) },
-    });
-    const { port } = await server.listen();
-    closers.push(() => server.close());
-    const settings = defaultSettings('dev');
-    const client = new WorkerClient({
-      host: '127.0.0.1',
-      port,
-      token: TOKEN,
-      name: 'patient',
-      pool: 'default',
-      slots: 1,
-      pluginTypes: ['MAPPER'],
-      maxInFlight: 4,
-      heartbeatMs: 10_000,
-      runtimes: new WorkerHost({
-        catalog: createPluginRegistry({ settings, optionalPlugins: [] }),
-        pluginTypes: new Set(['MAPPER']),
-        resolveConfig: createConfigResolver({ env: {}, settings }),
-        logger: silent,
-      }),
-      logger: silent,
-      retryMs: 20,
-      maxRetryMs: 50,
-    });
-    client.start();
-    closers.push(() => client.close());
-    await eventually(
-      () => Promise.resolve(standbyLog.length),
-      (refusals) => refusals >= 2,
-    );
-    expect(standbyLog[0]).toBe(
-      'A worker was refused: The server is a standby; connect to the leader',
-    );
-    expect(registry.connected).toBe(0);
-    leader = true;
-    await client.connected;
-    expect(registry.connected).toBe(1);
   });
 
   it('shows connected workers, pools and free slots in GET /api/workers and in the svc.workers and svc.worker.slots gauges (CONTRACT 4, SPEC Meters)', async () => {

@@ -272,8 +272,9 @@ export class ControlPlaneServer {
     call.on('cancelled', () => {
       ended('The connection to the worker was lost');
     });
-    call.on('error', (error: Error) => {
-      ended(error.message);
+    call.on('error', (error: Error & { details?: unknown }) => {
+      // A status this side ended the call with carries `details`; a stream error a message.
+      ended(typeof error.details === 'string' ? error.details : error.message);
     });
     call.on('finish', () => {
       ended(reason);
