@@ -21,7 +21,15 @@ import type { ProcessResult } from './support/process.js';
 import { call } from './support/server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const COPIED = ['src', 'web', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const COPIED = [
+  'src',
+  'web',
+  'proto',
+  'scripts',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 const BUILD_TIMEOUT_MS = 240_000;
 
 describe('npm run build and npm start in a fresh tree', () => {
