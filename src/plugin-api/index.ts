@@ -12,6 +12,8 @@ export type { PluginSettings, PluginSettingsOptions, SettingValues } from './plu
 export { collectEmits, isEmitStream } from './message.js';
 export type { Emit, EmitStream, Message, MessageHeaders, ProcessResult } from './message.js';
 export { StepFailure } from './step-failure.js';
+export { Credits } from './settlement.js';
+export type { Settlement, SettlementOutcome } from './settlement.js';
 export { SIGNAL_WAITS_PER_NODE } from './node-context.js';
 export type {
   NodeContext,

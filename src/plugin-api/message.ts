@@ -1,4 +1,5 @@
 // CONTRACT section 1: the messages a node gets and what it emits.
+import type { Settlement } from './settlement.js';
 
 export interface MessageHeaders {
   /** 1 on the first attempt, incremented by each retry of the same message. */
@@ -24,6 +25,11 @@ export interface Emit {
   readonly port?: string;
   /** Headers added to the emitted message; `attempt` is the runtime's own. */
   readonly headers?: Readonly<Record<string, unknown>>;
+  /**
+   * A trigger's only: its id comes from `settlement.key`, and `settlement.onSettled` is told
+   * once how everything the message led to ended (docs/brokers.md). Ignored on other nodes.
+   */
+  readonly settlement?: Settlement;
 }
 
 /**

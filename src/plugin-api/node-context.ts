@@ -58,6 +58,13 @@ export interface NodeContext {
    * With tracing off it answers an inert span without headers.
    */
   traceCall(call: OutgoingCall): CallSpan;
+  /**
+   * How many messages the node's emits can have under way downstream at once: the input
+   * buffers of every node below it, plus one each for the message it works on. A consumer of
+   * a broker holds at most this many unsettled messages (`Credits`). Undefined where the host
+   * cannot tell (a remote worker).
+   */
+  readonly credit?: number | undefined;
 }
 
 /** Tags of one measurement: each distinct set is a series of its own, so keep them few. */

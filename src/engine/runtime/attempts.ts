@@ -18,6 +18,7 @@ import type { TimerHandle } from './run-clock.js';
 import type { RunEmitter } from './run-emitter.js';
 import type { RunLifecycle } from './run-lifecycle.js';
 import type { FailedAttempt } from './run-ports.js';
+import { fail } from './settlements.js';
 import { shareOfEventLoop } from './share-of-event-loop.js';
 
 const MAX_BACKOFF_MS = 30_000;
@@ -291,6 +292,7 @@ async function afterFailure(
   switch (settings.onError) {
     case 'SKIP':
       state.skipped++;
+      fail(message);
       ctx.log.warn('Message skipped after failure', { messageId: message.id, error: reason });
       return;
     case 'ERROR_PORT':

@@ -77,6 +77,8 @@ export interface RunScope {
   readonly host: RunHost;
   /** A node starts (+1) or stops (-1) waiting for a signal: its status shows WAITING. */
   readonly signalWaits: (nodeId: string, delta: number) => void;
+  /** NodeContext.credit of a node. */
+  readonly creditOf: (nodeId: string) => number;
 }
 
 /**
@@ -127,6 +129,10 @@ export class RunNodeContext implements NodeContext {
 
   get startPayload(): unknown {
     return this.#scope.startPayload;
+  }
+
+  get credit(): number {
+    return this.#scope.creditOf(this.nodeId);
   }
 
   get signal(): AbortSignal {
@@ -298,6 +304,10 @@ export class DelegatingContext implements NodeContext {
 
   get startPayload(): unknown {
     return this.parent.startPayload;
+  }
+
+  get credit(): number | undefined {
+    return this.parent.credit;
   }
 
   get signal(): AbortSignal {

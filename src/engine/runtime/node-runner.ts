@@ -5,6 +5,7 @@
 import { messageOf } from '../../core/index.js';
 import { isStreamNode } from '../../plugin-api/index.js';
 import type {
+  Emit,
   Message,
   MessageHeaders,
   MessageProcessor,
@@ -25,6 +26,8 @@ import type { RunEmitter } from './run-emitter.js';
 import type { RunLifecycle } from './run-lifecycle.js';
 import type { RunOptions } from './run-ports.js';
 import { tracedRuntime } from './run-tracing.js';
+import { HeldDeliveries, release, releaseAfter } from './settlements.js';
+import type { RunSettlements } from './settlements.js';
 import { shareOfEventLoop } from './share-of-event-loop.js';
 
 /** JSON.stringify as it really is: undefined for undefined, functions and symbols. */
@@ -40,6 +43,8 @@ export interface RunParts extends AttemptParts {
   readonly lineage: string;
   readonly emitter: RunEmitter;
   readonly lifecycle: RunLifecycle;
+  /** The trackers of triggers' messages with a settlement (docs/brokers.md). */
+  readonly settlements: RunSettlements;
   /** The engine logs at TRACE: every message a node takes is logged. */
   readonly trace: boolean;
   /** The engine logs at DEBUG: a node that wrote no live logs has its output logged. */
@@ -96,6 +101,7 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
             if (!going) break;
             pending = pastGate(run, task, gate, runtime, next);
           }
+          pending = releaseAfter(next, pending);
           if (pending === undefined) continue;
           if (inFlight === undefined) await pending;
           else await inFlight.add(pending);
@@ -260,13 +266,16 @@ async function replay(
 
 async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Promise<void> {
   const node = task.node;
-  const output = runtime.run(inputStream(run, task), task.context);
+  // What the node took since its last emit: that emit descends from it (docs/brokers.md).
+  const held = task.input === undefined ? undefined : new HeldDeliveries();
+  const output = runtime.run(inputStream(run, task, held), task.context);
   const iterator =
     Symbol.asyncIterator in output ? output[Symbol.asyncIterator]() : output[Symbol.iterator]();
   // A source's gate stands before each emit it is asked for; a node with input has its
   // gate on the input (`inputStream`), so what it emits for a taken message flows on.
   const source = task.input === undefined;
   let index = 0;
+  let finished = false;
   try {
     for (;;) {
       if (source) {
@@ -283,9 +292,11 @@ async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Pr
         next = await guardWork(run, task, next, false);
         if (source) task.workDone();
       }
-      if (next.done === true || task.pendingEnd !== undefined) return;
-      const id = sourceMessageId(run.lineage, node.key, index++);
-      const pending = run.emitter.emit(task, id, FIRST_ATTEMPT, next.value);
+      if (next.done === true || task.pendingEnd !== undefined) {
+        finished = next.done === true && task.pendingEnd === undefined;
+        return;
+      }
+      const pending = emitFromStream(run, task, next.value, index++, held);
       if (pending !== undefined) await pending;
       // A stream that never has to wait would hold the event loop for the whole run.
       const turn = shareOfEventLoop();
@@ -293,6 +304,7 @@ async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Pr
     }
   } catch (error) {
     if (error instanceof NodeEnd || task.pendingEnd !== undefined) throw error;
+    held?.releaseAll(true);
     const reason = messageOf(error);
     logPluginFailure(task, error, { messagesOut: task.state.messagesOut });
     if (node.settings.onError === 'FAIL') throw new NodeEnd('FAILURE', reason);
@@ -305,11 +317,56 @@ async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Pr
     }
   } finally {
     await iterator.return?.();
+    // What the node took and never emitted anything for was filtered out; a node ended from
+    // outside leaves it to the run's end.
+    if (finished) held?.releaseAll();
   }
 }
 
+/**
+ * One emit of a whole-stream node: a trigger's with a settlement is tracked under its keyed
+ * id; another descends from what the node took since its last emit.
+ */
+function emitFromStream(
+  run: RunParts,
+  task: NodeTask,
+  emit: Emit,
+  index: number,
+  held: HeldDeliveries | undefined,
+): Promise<void> | undefined {
+  const node = task.node;
+  const settlement = held === undefined ? emit.settlement : undefined;
+  if (settlement !== undefined) {
+    const tracker = run.settlements.track(settlement, node.nodeId);
+    const id = run.settlements.keyedId(node.key, settlement.key);
+    const pending = run.emitter.emit(task, id, FIRST_ATTEMPT, emit, undefined, [tracker]);
+    if (pending === undefined) {
+      tracker.release();
+      return undefined;
+    }
+    return pending.then(() => {
+      tracker.release();
+    });
+  }
+  const id = sourceMessageId(run.lineage, node.key, index);
+  const trackers = held?.trackers();
+  const pending = run.emitter.emit(task, id, FIRST_ATTEMPT, emit, undefined, trackers);
+  if (trackers === undefined) return pending;
+  if (pending === undefined) {
+    held?.releaseAll();
+    return undefined;
+  }
+  return pending.then(() => {
+    held?.releaseAll();
+  });
+}
+
 /** The input of a whole-stream plugin, each message through the node's gate. */
-async function* inputStream(run: RunParts, task: NodeTask): AsyncGenerator<Message> {
+async function* inputStream(
+  run: RunParts,
+  task: NodeTask,
+  held: HeldDeliveries | undefined,
+): AsyncGenerator<Message> {
   const input = task.input;
   if (input === undefined) return;
   for (;;) {
@@ -319,6 +376,7 @@ async function* inputStream(run: RunParts, task: NodeTask): AsyncGenerator<Messa
     const gate = task.gate;
     if (gate === undefined || gate.free) {
       accept(run, task, next);
+      held?.take(next);
       yield next;
       continue;
     }
@@ -329,7 +387,9 @@ async function* inputStream(run: RunParts, task: NodeTask): AsyncGenerator<Messa
     if (gate.skipped) {
       const pending = run.emitter.passThrough(task, next);
       if (pending !== undefined) await pending;
+      release(next);
     } else {
+      held?.take(next);
       yield next;
     }
     // The plugin asks for more: it has dealt with the stepped message.

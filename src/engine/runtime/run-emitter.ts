@@ -10,6 +10,8 @@ import { NodeEnd } from './node-state.js';
 import type { NodeTask } from './node-task.js';
 import type { FailedAttempt, RunEventSink } from './run-ports.js';
 import { shareOfEventLoop } from './share-of-event-loop.js';
+import { carry, fail, trackersOf } from './settlements.js';
+import type { SettlementTracker } from './settlements.js';
 
 /**
  * Where a message the engine sends on keeps the payload's measured size and what the
@@ -146,7 +148,8 @@ export class RunEmitter {
 
   /**
    * Sends one message to every child on its port, at the pace of the slowest child. `input` is
-   * the message the node was handling, whose payload it may be passing on.
+   * the message the node was handling, whose payload it may be passing on; the message
+   * descends from `trackers`' trigger messages, by default from those of `input`.
    */
   emit(
     task: NodeTask,
@@ -154,6 +157,7 @@ export class RunEmitter {
     inherited: MessageHeaders,
     emit: Emit,
     input?: Message,
+    trackers?: readonly SettlementTracker[],
   ): Promise<void> | undefined {
     if (task.pendingEnd !== undefined) return undefined;
     // A payload passed on unchanged is neither measured nor encoded again (EncodedPayload).
@@ -165,7 +169,9 @@ export class RunEmitter {
         : typeof carried === 'number'
           ? carried
           : carried.size;
-    if (size > this.#maxPayload) return this.#tooLarge(task, id, inherited, size, input);
+    if (size > this.#maxPayload) {
+      return this.#tooLarge(task, id, inherited, size, input, trackers);
+    }
     task.state.messagesOut++;
     const headers =
       emit.headers === undefined
@@ -178,6 +184,8 @@ export class RunEmitter {
     const node = task.node;
     const port = emit.port ?? 'out';
     const targets = node.routes.get(port) ?? node.anyPort;
+    const tracked = trackers ?? (input === undefined ? undefined : trackersOf(input));
+    if (tracked !== undefined) carry(message, tracked, targets.length);
     const checkpoints = this.#checkpoints;
     if (checkpoints !== undefined) {
       const recording: RecordingMessage = { id, port, payload: emit.payload, headers, size };
@@ -205,22 +213,29 @@ export class RunEmitter {
     inherited: MessageHeaders,
     tooLarge: number,
     input: Message | undefined,
+    trackers: readonly SettlementTracker[] | undefined,
   ): Promise<void> | undefined {
+    const failTrackers = (): void => {
+      if (input !== undefined) fail(input);
+      for (const tracker of trackers ?? []) tracker.settle('failed');
+    };
     const reason =
       `Payload of at least ${tooLarge} bytes is larger than svc.limits.max-payload ` +
       `(${this.#maxPayload} bytes)`;
     switch (task.node.settings.onError) {
       case 'SKIP':
         task.state.skipped++;
+        failTrackers();
         task.context.log.warn('Message skipped after failure', { messageId: id, error: reason });
         return undefined;
       case 'ERROR_PORT': {
         // The input passed the limit; should the error with it not, the error goes alone.
         const payload = input === undefined ? { error: reason } : { error: reason, message: input };
-        return this.emit(task, id, inherited, { port: 'error', payload });
+        return this.emit(task, id, inherited, { port: 'error', payload }, input, trackers);
       }
       case 'DEAD_LETTER':
         if (input === undefined) {
+          failTrackers();
           task.state.skipped++;
           task.context.log.warn('Message skipped after failure', { messageId: id, error: reason });
         } else {
@@ -228,6 +243,7 @@ export class RunEmitter {
         }
         return undefined;
       case 'FAIL':
+        failTrackers();
         throw new NodeEnd('FAILURE', reason);
     }
   }
@@ -243,6 +259,7 @@ export class RunEmitter {
     attempts: readonly FailedAttempt[],
   ): void {
     task.state.skipped++;
+    fail(message);
     task.context.log.warn('Message dead-lettered after failure', {
       messageId: message.id,
       error,

@@ -20,6 +20,8 @@ import type { PlannedNode } from './plan.js';
 import { RunControls } from './run-controls.js';
 import { RunEmitter } from './run-emitter.js';
 import { RunLifecycle } from './run-lifecycle.js';
+import { RunSettlements } from './settlements.js';
+import { creditsOf } from './credits.js';
 import type { RunOptions } from './run-ports.js';
 
 const DEFAULT_CAPACITY = 64;
@@ -48,6 +50,7 @@ export class WorkflowRun {
       clock: options.clock,
       events: options.events,
       host: options.host,
+      creditOf: creditsOf(plan, capacity),
       signalWaits: (nodeId, delta) => {
         const node = plan.byId.get(nodeId);
         const task = node === undefined ? undefined : this.#tasks[node.index];
@@ -84,11 +87,26 @@ export class WorkflowRun {
       options.clock,
       options.events,
     );
+    const settlements = new RunSettlements(
+      `${options.sessionId}.${options.workflowId}`,
+      (nodeId, error) => {
+        options.events.log({
+          nodeId,
+          level: 'ERROR',
+          message: 'Settlement callback failed',
+          fields: { error: error instanceof Error ? error.message : String(error) },
+        });
+      },
+    );
+    void lifecycle.done.then(() => {
+      settlements.cancelAll();
+    });
     this.#parts = {
       options,
       lineage: plainLineage(options.lineage),
       emitter,
       lifecycle,
+      settlements,
       trace: logger.isLevelEnabled('trace'),
       debug,
     };

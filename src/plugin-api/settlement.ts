@@ -1,0 +1,90 @@
+// Settlement of a trigger's messages: end-to-end acknowledgement for plugins that take
+// messages from a broker. A trigger attaches a `Settlement` to a message it emits; the engine
+// tells it once how everything that message led to ended, and the plugin acknowledges the
+// broker's message then, not when it was read.
+
+/**
+ * How a settled message ended:
+ * - `done`: every message descended from it reached a terminal or was filtered out;
+ * - `failed`: one of them failed after its retries and its node's `onError` (`SKIP`,
+ *   `DEAD_LETTER` or `FAIL`; an `ERROR_PORT` route is a path like any other);
+ * - `cancelled`: the run ended (stopped, cancelled, failed elsewhere) while some were still
+ *   under way, or were dropped by a full edge buffer that drops.
+ * A process that dies settles nothing: the broker delivers the message again.
+ */
+export type SettlementOutcome = 'done' | 'failed' | 'cancelled';
+
+/** What a trigger attaches to an emit to be told how the message ended. */
+export interface Settlement {
+  /**
+   * A stable key from the broker's own id of the message (a stream sequence, a delivery id
+   * the broker keeps across redeliveries): the message id derives from it and the workflow,
+   * so a redelivered message gets the same id in any run of the workflow.
+   */
+  readonly key: string;
+  /**
+   * Called exactly once, when the outcome is known; never when the process dies first. Must
+   * not throw (a throw is logged and ignored).
+   */
+  readonly onSettled: (outcome: SettlementOutcome) => void;
+}
+
+/**
+ * Credits of a consumer: it takes a message from its broker only while it holds fewer
+ * unsettled messages than its credit, and takes more as they settle. `take` waits for a free
+ * credit; `settled` gives one back.
+ */
+export class Credits {
+  readonly limit: number;
+  #held = 0;
+  #waiters: (() => void)[] = [];
+
+  constructor(limit: number) {
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new RangeError(`Credits must be a positive integer, got ${String(limit)}`);
+    }
+    this.limit = limit;
+  }
+
+  /** Unsettled messages held now. */
+  get held(): number {
+    return this.#held;
+  }
+
+  /** Credits free now. */
+  get free(): number {
+    return this.limit - this.#held;
+  }
+
+  /** Takes a credit: at once when one is free, else once a message settles. */
+  take(signal?: AbortSignal): Promise<void> | undefined {
+    if (this.#held < this.limit) {
+      this.#held++;
+      return undefined;
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.#waiters = this.#waiters.filter((waiter) => waiter !== wake);
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('Aborted'));
+      };
+      const wake = (): void => {
+        signal?.removeEventListener('abort', onAbort);
+        this.#held++;
+        resolve();
+      };
+      if (signal?.aborted === true) {
+        onAbort();
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#waiters.push(wake);
+    });
+  }
+
+  /** Gives a credit back: a message settled. */
+  settled(): void {
+    if (this.#held === 0) throw new RangeError('No credit is held');
+    this.#held--;
+    this.#waiters.shift()?.();
+  }
+}
