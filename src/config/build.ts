@@ -15,6 +15,7 @@ export const OPTIONAL_PLUGINS = [
   'decision',
   'mcp-tool-call',
   'webhook',
+  'nats',
   'script-js',
 ] as const;
 

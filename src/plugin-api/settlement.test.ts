@@ -36,6 +36,32 @@ describe('Credits', () => {
     expect(credits.held).toBe(0);
   });
 
+  it('takes every free credit at once for a batch', () => {
+    const credits = new Credits(5);
+    expect(credits.take()).toBeUndefined();
+    expect(credits.takeFree()).toBe(4);
+    expect(credits.takeFree()).toBe(0);
+    expect(credits.held).toBe(5);
+  });
+
+  it('waits until a batch of credits is free, or none is held', async () => {
+    const credits = new Credits(4);
+    credits.takeFree();
+    let woke = false;
+    const waiting = credits.whenFree(2)?.then(() => (woke = true));
+    credits.settled();
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    credits.settled();
+    await waiting;
+    expect(woke).toBe(true);
+    expect(credits.whenFree(2)).toBeUndefined();
+    credits.takeFree();
+    const drained = credits.whenFree(10);
+    for (let n = 0; n < 4; n++) credits.settled();
+    await expect(drained).resolves.toBeUndefined();
+  });
+
   it('refuses a limit below one and a settlement nobody took', () => {
     expect(() => new Credits(0)).toThrow(RangeError);
     expect(() => {

@@ -38,6 +38,7 @@ export class Credits {
   readonly limit: number;
   #held = 0;
   #waiters: (() => void)[] = [];
+  #freeWaiter: { readonly count: number; readonly wake: () => void } | undefined;
 
   constructor(limit: number) {
     if (!Number.isInteger(limit) || limit < 1) {
@@ -81,10 +82,49 @@ export class Credits {
     });
   }
 
+  /** Takes every credit free now, without waiting: answers how many. */
+  takeFree(): number {
+    const free = this.limit - this.#held;
+    this.#held = this.limit;
+    return free;
+  }
+
+  /**
+   * Waits until `count` credits (at most the limit) are free, or none is held: for a consumer
+   * that fetches in batches rather than one message per round trip. One waiter at a time.
+   */
+  whenFree(count: number, signal?: AbortSignal): Promise<void> | undefined {
+    const wanted = Math.min(count, this.limit);
+    if (this.free >= wanted || this.#held === 0) return undefined;
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.#freeWaiter = undefined;
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('Aborted'));
+      };
+      if (signal?.aborted === true) {
+        onAbort();
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#freeWaiter = {
+        count: wanted,
+        wake: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+    });
+  }
+
   /** Gives a credit back: a message settled. */
   settled(): void {
     if (this.#held === 0) throw new RangeError('No credit is held');
     this.#held--;
     this.#waiters.shift()?.();
+    const waiter = this.#freeWaiter;
+    if (waiter !== undefined && (this.free >= waiter.count || this.#held === 0)) {
+      this.#freeWaiter = undefined;
+      waiter.wake();
+    }
   }
 }

@@ -36,6 +36,8 @@ const MINIMAL: Readonly<Record<string, Record<string, unknown>>> = {
   FILE_WRITE: { path: 'out.txt' },
   SQL_QUERY: { url: 'postgres://localhost/orders', query: 'select 1' },
   WEBHOOK_TRIGGER: {},
+  NATS_SUBSCRIBE: { servers: 'nats://localhost:4222', stream: 'orders', consumer: 'svc' },
+  NATS_PUBLISH: { servers: 'nats://localhost:4222', subject: 'orders.done' },
   LLM_CALL: { provider: 'local' },
   SESSION_MEMORY: {},
   SCORE: { expression: 'payload.n * 2' },

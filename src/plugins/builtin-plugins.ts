@@ -34,6 +34,8 @@ import { constantSourcePlugin } from './builtin/triggers/constant-source.js';
 import { cronPlugin } from './builtin/triggers/cron.js';
 import { manualPlugin } from './builtin/triggers/manual.js';
 import { webhookTriggerPlugin } from './builtin/triggers/webhook-trigger.js';
+import { natsPublishPlugin } from './builtin/nats/nats-publish.js';
+import { natsSubscribePlugin } from './builtin/nats/nats-subscribe.js';
 import type { PluginRegistry } from './registry.js';
 
 /**
@@ -103,6 +105,7 @@ export const OPTIONAL_PLUGINS = {
   ],
   'mcp-tool-call': [entry(mcpToolCallPlugin), entry(mcpListToolsPlugin)],
   webhook: [entry(webhookTriggerPlugin)],
+  nats: [entry(natsSubscribePlugin), entry(natsPublishPlugin)],
   // Adds no type: it enables MAPPER's SCRIPT mode.
   'script-js': [],
 } as const satisfies Readonly<Record<string, readonly PluginEntry[]>>;
