@@ -9,6 +9,7 @@ import { engineFanoutBench } from './engine-fanout.bench.js';
 import { eventsBench } from './events.bench.js';
 import { executionsBench } from './executions.bench.js';
 import { httpStartBench } from './http-start.bench.js';
+import { natsRelayBench } from './nats-relay.bench.js';
 import { printTable, writeResults } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 import { workflowSaveBench } from './workflow-save.bench.js';
@@ -23,6 +24,7 @@ const BENCHES: readonly Bench[] = [
   eventsBench,
   answerSerializeBench,
   workersLoopbackBench,
+  natsRelayBench,
 ];
 const CHILD_FLAG = '--child';
 const RESULT_PREFIX = 'BENCH-RESULT ';
