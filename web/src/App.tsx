@@ -1,5 +1,5 @@
 // The operator UI: the key field, navigation, and the view the address names.
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { KeyField } from './components';
 import { KeyVersion } from './hooks';
 import { Link, matchRoute, useLocation } from './router';
@@ -11,6 +11,9 @@ import { ExecutionsView } from './views/executions';
 import { QueueView } from './views/queue';
 import { SessionDetailView, SessionsView } from './views/sessions';
 import { WorkflowView } from './views/workflow';
+
+// The editor and its graph libraries load only when an editor page is opened.
+const EditorView = lazy(async () => ({ default: (await import('./views/editor')).EditorView }));
 
 function View(props: { readonly route: Route }) {
   const { route } = props;
@@ -26,6 +29,16 @@ function View(props: { readonly route: Route }) {
           sessionId={route.sessionId}
           workflowId={route.workflowId}
         />
+      );
+    case 'editor':
+      return (
+        <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+          <EditorView
+            key={`${route.sessionId}/${route.workflowId}`}
+            sessionId={route.sessionId}
+            workflowId={route.workflowId}
+          />
+        </Suspense>
       );
     case 'executions':
       return <ExecutionsView />;

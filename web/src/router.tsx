@@ -58,6 +58,7 @@ export type Route =
   | { readonly view: 'sessions' }
   | { readonly view: 'session'; readonly sessionId: string }
   | { readonly view: 'workflow'; readonly sessionId: string; readonly workflowId: string }
+  | { readonly view: 'editor'; readonly sessionId: string; readonly workflowId: string }
   | { readonly view: 'executions' }
   | { readonly view: 'execution'; readonly executionId: string }
   | { readonly view: 'dead-letters' }
@@ -78,13 +79,16 @@ export function matchRoute(pathname: string): Route {
     .split('/')
     .filter((part) => part !== '')
     .map(decode);
-  const [first, second, third, fourth, ...rest] = parts;
-  if (rest.length > 0) return { view: 'not-found', path: pathname };
+  const [first, second, third, fourth, fifth, ...rest] = parts;
+  if (rest.length > 0 || (fifth !== undefined && third !== 'workflows')) {
+    return { view: 'not-found', path: pathname };
+  }
   if (first === undefined) return { view: 'sessions' };
   if (first === 'sessions' && second !== undefined) {
     if (third === undefined) return { view: 'session', sessionId: second };
     if (third === 'workflows' && fourth !== undefined) {
-      return { view: 'workflow', sessionId: second, workflowId: fourth };
+      if (fifth === 'edit') return { view: 'editor', sessionId: second, workflowId: fourth };
+      if (fifth === undefined) return { view: 'workflow', sessionId: second, workflowId: fourth };
     }
   }
   if (first === 'sessions' && second === undefined) return { view: 'sessions' };

@@ -31,3 +31,13 @@ export const EXECUTION_STATUSES = [
 type Unlisted = Exclude<ExecutionStatus, (typeof EXECUTION_STATUSES)[number]>;
 /** Does not compile while a status of the API is missing from the list above. */
 export const EVERY_STATUS_LISTED: [Unlisted] extends [never] ? true : never = true;
+
+/** What the editor works on: a workflow definition as the save and validate calls take it. */
+export type WorkflowDefinition = ApiSchemas['WorkflowDefinition'];
+export type DefinitionNode = WorkflowDefinition['nodes'][number];
+export type DefinitionEdge = WorkflowDefinition['edges'][number];
+export type PluginView = ApiSchemas['Plugin'];
+export type PluginKind = ApiSchemas['NodeKind'];
+export type WorkflowValidation = ApiSchemas['WorkflowValidation'];
+export type FieldProblem = ApiSchemas['FieldError'];
+export type VersionDiff = ApiSchemas['WorkflowVersionDiff'];

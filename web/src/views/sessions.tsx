@@ -3,12 +3,14 @@ import { ErrorNote, Section, Time } from '../components';
 import { api, call } from '../api';
 import { useAction, useRead } from '../hooks';
 import { Link, segment } from '../router';
+import { NewSessionForm, NewWorkflowForm } from './create-forms';
 
 export function SessionsView() {
   const sessions = useRead('sessions', () => call(api.GET('/api/sessions')));
   return (
     <Section title="Sessions" aside={sessions.loading ? 'loading…' : undefined}>
       <ErrorNote error={sessions.error} />
+      <NewSessionForm />
       {sessions.data?.length === 0 && <p className="muted">No sessions yet.</p>}
       {sessions.data !== undefined && sessions.data.length > 0 && (
         <table>
@@ -83,6 +85,7 @@ export function SessionDetailView(props: { readonly sessionId: string }) {
       </Section>
       <Section title="Workflows">
         <ErrorNote error={workflows.error} />
+        <NewWorkflowForm sessionId={sessionId} />
         {workflows.data?.length === 0 && <p className="muted">No workflows in this session.</p>}
         {workflows.data !== undefined && workflows.data.length > 0 && (
           <table>

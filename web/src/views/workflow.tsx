@@ -5,7 +5,7 @@ import { api, call } from '../api';
 import { ErrorNote, Json, Section, Time } from '../components';
 import { GraphView } from '../graph';
 import { useAction, useRead } from '../hooks';
-import { navigate, segment } from '../router';
+import { Link, navigate, segment } from '../router';
 import { ExecutionTable } from './executions';
 
 export function WorkflowView(props: { readonly sessionId: string; readonly workflowId: string }) {
@@ -21,7 +21,14 @@ export function WorkflowView(props: { readonly sessionId: string; readonly workf
     <>
       <Section
         title={`Workflow ${workflowId}`}
-        aside={graph.data === undefined ? undefined : `version ${graph.data.version}`}
+        aside={
+          <>
+            {graph.data !== undefined && `version ${graph.data.version} · `}
+            <Link to={`/sessions/${segment(sessionId)}/workflows/${segment(workflowId)}/edit`}>
+              Edit {workflowId}
+            </Link>
+          </>
+        }
       >
         <ErrorNote error={graph.error} />
         {graph.data !== undefined && <GraphView graph={graph.data} />}

@@ -1,0 +1,245 @@
+// The editor's draft: a workflow definition with where each node sits on the canvas, the
+// changes the canvas, outline and text view make to it, and the undo/redo history.
+import type { DefinitionEdge, DefinitionNode, WorkflowDefinition } from '../types';
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface Draft {
+  readonly definition: WorkflowDefinition;
+  /** Canvas positions by node id; a node without one is placed by the next layout. */
+  readonly positions: Readonly<Record<string, Point>>;
+}
+
+export interface History {
+  readonly past: readonly Draft[];
+  readonly present: Draft;
+  readonly future: readonly Draft[];
+}
+
+/** Undo goes back this many changes at most. */
+const HISTORY_LIMIT = 200;
+
+/** The port a node emits on unless an edge names another. */
+export const DEFAULT_PORT = 'out';
+
+export function emptyDraft(workflowId: string): Draft {
+  return { definition: { workflowId, description: '', nodes: [], edges: [] }, positions: {} };
+}
+
+export function startHistory(draft: Draft): History {
+  return { past: [], present: draft, future: [] };
+}
+
+/** The object without one key. */
+export function withoutKey<T>(object: Readonly<Record<string, T>>, key: string): Record<string, T> {
+  return Object.fromEntries(Object.entries(object).filter(([name]) => name !== key));
+}
+
+/** A change that undo can take back. */
+export function record(history: History, next: Draft): History {
+  if (next === history.present) return history;
+  return {
+    past: [...history.past, history.present].slice(-HISTORY_LIMIT),
+    present: next,
+    future: [],
+  };
+}
+
+/** A change undo skips: a node dragged to a new place, a layout. */
+export function replace(history: History, next: Draft): History {
+  return { ...history, present: next };
+}
+
+export function undo(history: History): History {
+  const previous = history.past.at(-1);
+  if (previous === undefined) return history;
+  return {
+    past: history.past.slice(0, -1),
+    present: previous,
+    future: [history.present, ...history.future],
+  };
+}
+
+export function redo(history: History): History {
+  const [next, ...rest] = history.future;
+  if (next === undefined) return history;
+  return { past: [...history.past, history.present], present: next, future: rest };
+}
+
+/** A node id not yet in use: `base`, else `base-2`, `base-3`, ... */
+export function freeNodeId(definition: WorkflowDefinition, base: string): string {
+  const taken = new Set(definition.nodes.map((node) => node.nodeId));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n += 1) {
+    const candidate = `${base}-${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** The id a new node of a plugin type gets: the type in lower case with dashes. */
+export function idForType(type: string): string {
+  return type.toLowerCase().replaceAll('_', '-');
+}
+
+export function withDefinition(draft: Draft, definition: WorkflowDefinition): Draft {
+  return { ...draft, definition };
+}
+
+export function addNode(draft: Draft, type: string, at: Point): { draft: Draft; nodeId: string } {
+  const nodeId = freeNodeId(draft.definition, idForType(type));
+  const node: DefinitionNode = { nodeId, type };
+  return {
+    nodeId,
+    draft: {
+      definition: { ...draft.definition, nodes: [...draft.definition.nodes, node] },
+      positions: { ...draft.positions, [nodeId]: at },
+    },
+  };
+}
+
+export function removeNodes(draft: Draft, nodeIds: ReadonlySet<string>): Draft {
+  if (nodeIds.size === 0) return draft;
+  const positions = Object.fromEntries(
+    Object.entries(draft.positions).filter(([nodeId]) => !nodeIds.has(nodeId)),
+  );
+  return {
+    definition: {
+      ...draft.definition,
+      nodes: draft.definition.nodes.filter((node) => !nodeIds.has(node.nodeId)),
+      edges: draft.definition.edges.filter(
+        (edge) => !nodeIds.has(edge.source) && !nodeIds.has(edge.target),
+      ),
+    },
+    positions,
+  };
+}
+
+/** Renames a node and the ends of its edges; refused (unchanged) when the id is taken or empty. */
+export function renameNode(draft: Draft, from: string, to: string): Draft {
+  if (to === '' || to === from || draft.definition.nodes.some((node) => node.nodeId === to)) {
+    return draft;
+  }
+  const rename = (id: string) => (id === from ? to : id);
+  const positions: Record<string, Point> = {};
+  for (const [id, point] of Object.entries(draft.positions)) positions[rename(id)] = point;
+  return {
+    definition: {
+      ...draft.definition,
+      nodes: draft.definition.nodes.map((node) =>
+        node.nodeId === from ? { ...node, nodeId: to } : node,
+      ),
+      edges: draft.definition.edges.map((edge) => ({
+        ...edge,
+        source: rename(edge.source),
+        target: rename(edge.target),
+      })),
+    },
+    positions,
+  };
+}
+
+export function setNodeConfig(
+  draft: Draft,
+  nodeId: string,
+  config: Readonly<Record<string, unknown>>,
+): Draft {
+  return withDefinition(draft, {
+    ...draft.definition,
+    nodes: draft.definition.nodes.map((node) => {
+      if (node.nodeId !== nodeId) return node;
+      const { config: _old, ...rest } = node;
+      return Object.keys(config).length === 0 ? rest : { ...rest, config: { ...config } };
+    }),
+  });
+}
+
+/** An edge as the definition keeps it: the default port is left out. */
+export function makeEdge(source: string, port: string, target: string): DefinitionEdge {
+  return port === DEFAULT_PORT ? { source, target } : { source, target, sourcePort: port };
+}
+
+export function portOf(edge: DefinitionEdge): string {
+  return edge.sourcePort ?? DEFAULT_PORT;
+}
+
+export function sameEdge(a: DefinitionEdge, b: DefinitionEdge): boolean {
+  return a.source === b.source && a.target === b.target && portOf(a) === portOf(b);
+}
+
+/** Adds an edge unless the same one is already there. */
+export function connect(draft: Draft, edge: DefinitionEdge): Draft {
+  if (draft.definition.edges.some((existing) => sameEdge(existing, edge))) return draft;
+  return withDefinition(draft, {
+    ...draft.definition,
+    edges: [...draft.definition.edges, edge],
+  });
+}
+
+export function removeEdges(draft: Draft, indexes: ReadonlySet<number>): Draft {
+  if (indexes.size === 0) return draft;
+  return withDefinition(draft, {
+    ...draft.definition,
+    edges: draft.definition.edges.filter((_edge, index) => !indexes.has(index)),
+  });
+}
+
+/** A stable name for an edge on the canvas and in the outline. */
+export function edgeKey(edge: DefinitionEdge, index: number): string {
+  return `${edge.source}:${portOf(edge)}->${edge.target}#${index}`;
+}
+
+export function edgeLabel(edge: DefinitionEdge): string {
+  return `${edge.source} (${portOf(edge)}) → ${edge.target}`;
+}
+
+/** What copy keeps: the nodes and the edges between them. */
+export interface Clipboard {
+  readonly nodes: readonly DefinitionNode[];
+  readonly edges: readonly DefinitionEdge[];
+  readonly positions: Readonly<Record<string, Point>>;
+}
+
+export function copyNodes(draft: Draft, nodeIds: ReadonlySet<string>): Clipboard | null {
+  const nodes = draft.definition.nodes.filter((node) => nodeIds.has(node.nodeId));
+  if (nodes.length === 0) return null;
+  const positions: Record<string, Point> = {};
+  for (const node of nodes) {
+    const point = draft.positions[node.nodeId];
+    if (point !== undefined) positions[node.nodeId] = point;
+  }
+  const edges = draft.definition.edges.filter(
+    (edge) => nodeIds.has(edge.source) && nodeIds.has(edge.target),
+  );
+  return { nodes: structuredClone(nodes), edges: structuredClone(edges), positions };
+}
+
+/** Pastes copies under new ids, shifted down and right; answers the draft and the new ids. */
+export function paste(draft: Draft, clipboard: Clipboard): { draft: Draft; nodeIds: string[] } {
+  let definition = draft.definition;
+  const positions = { ...draft.positions };
+  const renamed = new Map<string, string>();
+  for (const node of clipboard.nodes) {
+    const nodeId = freeNodeId(definition, `${node.nodeId}-copy`);
+    renamed.set(node.nodeId, nodeId);
+    definition = { ...definition, nodes: [...definition.nodes, { ...node, nodeId }] };
+    const point = clipboard.positions[node.nodeId];
+    if (point !== undefined) positions[nodeId] = { x: point.x + 40, y: point.y + 40 };
+  }
+  const edges = clipboard.edges.map((edge) => ({
+    ...edge,
+    source: renamed.get(edge.source) ?? edge.source,
+    target: renamed.get(edge.target) ?? edge.target,
+  }));
+  definition = { ...definition, edges: [...definition.edges, ...edges] };
+  return { draft: { definition, positions }, nodeIds: [...renamed.values()] };
+}
+
+/** Where a node added without a place goes: below the lowest node. */
+export function nextFreePoint(draft: Draft): Point {
+  const points = Object.values(draft.positions);
+  if (points.length === 0) return { x: 40, y: 40 };
+  return { x: Math.min(...points.map((p) => p.x)), y: Math.max(...points.map((p) => p.y)) + 140 };
+}
