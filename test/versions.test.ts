@@ -112,6 +112,18 @@ describe('Workflow versions (SPEC Versioning, CONTRACT 4)', () => {
     expect((await server.call('POST', `${base}/versions/42/rollback`)).status).toBe(404);
   });
 
+  it('adds the note a rollback is given after what it restores', async () => {
+    const answer = await server.call('POST', `${base}/versions/2/rollback?note=v1%20was%20wrong`);
+    expect(answer.status).toBe(200);
+    expect(answer.json.data).toMatchObject({
+      version: 4,
+      current: true,
+      note: 'Rollback to version 2: v1 was wrong',
+    });
+    const long = await server.call('POST', `${base}/versions/2/rollback?note=${'x'.repeat(1025)}`);
+    expect(long.status).toBe(400);
+  });
+
   it('keeps only the newest 20 versions', async () => {
     await server.call('POST', '/api/sessions', {
       body: { sessionId: 'many', name: 'M', initiator: 'lee' },

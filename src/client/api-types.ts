@@ -223,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Roll back to a version
-         * @description Saves the definition of that version as a new current version.
+         * @description Saves the definition of that version as a new current version, noted `Rollback to version N`, followed by `: <note>` when `note` is given.
          *
          *     Required role: ADMIN.
          */
@@ -3625,7 +3625,9 @@ export interface operations {
     };
     rollbackWorkflow: {
         parameters: {
-            query?: never;
+            query?: {
+                note?: string;
+            };
             header?: never;
             path: {
                 sessionId: string;

@@ -133,10 +133,16 @@ export const workflowRoutes: FastifyPluginCallback<WorkflowRoutesOptions> = (
 
   api.post(
     `${WORKFLOW}/versions/:version/rollback`,
-    { schema: { params: versionParams } },
+    { schema: { params: versionParams, querystring: saveQuery } },
     async (request, reply) => {
       const { sessionId, workflowId, version } = request.params;
-      const saved = await sessions.rollback(sessionId, workflowId, version, actorOf(request));
+      const saved = await sessions.rollback(
+        sessionId,
+        workflowId,
+        version,
+        actorOf(request),
+        request.query.note ?? null,
+      );
       return respond(reply, 200, `Workflow rolled back to version ${version}`, saved);
     },
   );

@@ -287,6 +287,7 @@ export class SessionService {
     workflowId: string,
     version: string,
     actor: string,
+    note: string | null = null,
   ): Promise<VersionView> {
     return this.#lock.run(sessionId, async () => {
       const session = await this.#requireSession(sessionId);
@@ -297,7 +298,10 @@ export class SessionService {
         workflow,
         target.definition,
         actor,
-        `Rollback to version ${target.version}`,
+        // The new version says what it restores, then why when the caller says.
+        note === null
+          ? `Rollback to version ${target.version}`
+          : `Rollback to version ${target.version}: ${note}`,
       );
       return { ...versionView(saved), current: true };
     });

@@ -14,6 +14,9 @@ import { WorkflowView } from './views/workflow';
 
 // The editor and its graph libraries load only when an editor page is opened.
 const EditorView = lazy(async () => ({ default: (await import('./views/editor')).EditorView }));
+const VersionsView = lazy(async () => ({
+  default: (await import('./views/versions')).VersionsView,
+}));
 
 function View(props: { readonly route: Route }) {
   const { route } = props;
@@ -34,6 +37,16 @@ function View(props: { readonly route: Route }) {
       return (
         <Suspense fallback={<p className="muted">Loading the editor…</p>}>
           <EditorView
+            key={`${route.sessionId}/${route.workflowId}`}
+            sessionId={route.sessionId}
+            workflowId={route.workflowId}
+          />
+        </Suspense>
+      );
+    case 'versions':
+      return (
+        <Suspense fallback={<p className="muted">Loading the versions…</p>}>
+          <VersionsView
             key={`${route.sessionId}/${route.workflowId}`}
             sessionId={route.sessionId}
             workflowId={route.workflowId}

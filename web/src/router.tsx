@@ -59,6 +59,7 @@ export type Route =
   | { readonly view: 'session'; readonly sessionId: string }
   | { readonly view: 'workflow'; readonly sessionId: string; readonly workflowId: string }
   | { readonly view: 'editor'; readonly sessionId: string; readonly workflowId: string }
+  | { readonly view: 'versions'; readonly sessionId: string; readonly workflowId: string }
   | { readonly view: 'executions' }
   | { readonly view: 'execution'; readonly executionId: string }
   | { readonly view: 'dead-letters' }
@@ -88,6 +89,7 @@ export function matchRoute(pathname: string): Route {
     if (third === undefined) return { view: 'session', sessionId: second };
     if (third === 'workflows' && fourth !== undefined) {
       if (fifth === 'edit') return { view: 'editor', sessionId: second, workflowId: fourth };
+      if (fifth === 'versions') return { view: 'versions', sessionId: second, workflowId: fourth };
       if (fifth === undefined) return { view: 'workflow', sessionId: second, workflowId: fourth };
     }
   }

@@ -249,7 +249,8 @@ export const SESSION_OPERATIONS: OperationTable = {
   [`POST ${WORKFLOW}/versions/:version/rollback`]: {
     operationId: 'rollbackWorkflow',
     summary: 'Roll back to a version',
-    description: 'Saves the definition of that version as a new current version.',
+    description:
+      'Saves the definition of that version as a new current version, noted `Rollback to version N`, followed by `: <note>` when `note` is given.',
     tag: 'Versions',
     answers: { 200: envelope('The new current version', VersionSchema) },
     errors: [404],

@@ -2,11 +2,12 @@
 import { useState } from 'react';
 import type { SubmitEvent } from 'react';
 import { api, call } from '../api';
-import { ErrorNote, Json, Section, Time } from '../components';
+import { ErrorNote, Json, Section } from '../components';
 import { GraphView } from '../graph';
 import { useAction, useRead } from '../hooks';
 import { Link, navigate, segment } from '../router';
 import { ExecutionTable } from './executions';
+import { VersionTable } from './version-table';
 
 export function WorkflowView(props: { readonly sessionId: string; readonly workflowId: string }) {
   const { sessionId, workflowId } = props;
@@ -26,6 +27,10 @@ export function WorkflowView(props: { readonly sessionId: string; readonly workf
             {graph.data !== undefined && `version ${graph.data.version} · `}
             <Link to={`/sessions/${segment(sessionId)}/workflows/${segment(workflowId)}/edit`}>
               Edit {workflowId}
+            </Link>{' '}
+            ·{' '}
+            <Link to={`/sessions/${segment(sessionId)}/workflows/${segment(workflowId)}/versions`}>
+              Compare versions
             </Link>
           </>
         }
@@ -129,42 +134,19 @@ function Versions(props: { readonly sessionId: string; readonly workflowId: stri
     <Section title="Versions">
       <ErrorNote error={versions.error} />
       {versions.data !== undefined && (
-        <table>
-          <thead>
-            <tr>
-              <th>Version</th>
-              <th>Saved</th>
-              <th>Author</th>
-              <th>Note</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {versions.data.map((version) => (
-              <tr key={version.version}>
-                <td>
-                  {version.version}
-                  {version.current && <span className="chip">current</span>}
-                </td>
-                <td>
-                  <Time value={version.createdAt} />
-                </td>
-                <td>{version.author}</td>
-                <td>{version.note ?? ''}</td>
-                <td>
-                  <button
-                    type="button"
-                    onClick={() => {
-                      setShown(shown === version.version ? null : version.version);
-                    }}
-                  >
-                    {shown === version.version ? 'Hide' : 'Show'}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <VersionTable
+          versions={versions.data}
+          extra={(version) => (
+            <button
+              type="button"
+              onClick={() => {
+                setShown(shown === version.version ? null : version.version);
+              }}
+            >
+              {shown === version.version ? 'Hide' : 'Show'}
+            </button>
+          )}
+        />
       )}
       <ErrorNote error={definition.error} />
       {shown !== null && definition.data !== undefined && <Json value={definition.data} />}
