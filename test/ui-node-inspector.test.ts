@@ -7,6 +7,7 @@ import { chromiumPath, chromiumUnavailable, launchChromium } from './support/bro
 import type { TestBrowser } from './support/browser.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
+import { accessibilityViolations, screenshot } from './support/ui-page.js';
 import { endOf, eventually } from './support/wait.js';
 
 const executable = chromiumPath();
@@ -74,6 +75,8 @@ describe.skipIf(unavailable !== undefined)(
       await page.getByRole('button', { name: 'Inspect ask' }).click();
       const inspector = page.getByRole('region', { name: 'Node ask' });
       await inspector.getByText('Ship box-24?').waitFor();
+      await screenshot(page, 'node-inspector');
+      expect(await accessibilityViolations(page)).toEqual([]);
       await inspector.getByLabel('Comment for ask').fill('last one');
       await inspector.getByRole('button', { name: 'Approve' }).click();
       expect((await endOf(server, id)).status).toBe('COMPLETED');

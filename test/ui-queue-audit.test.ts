@@ -8,6 +8,7 @@ import type { TestBrowser } from './support/browser.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
+import { accessibilityViolations, screenshot } from './support/ui-page.js';
 import { slowWorkflow } from './support/workflows.js';
 
 const executable = chromiumPath();
@@ -66,6 +67,8 @@ describe.skipIf(unavailable !== undefined)(
         () => rows.first().getByRole('link', { name: third }).count(),
         (count) => count === 1,
       );
+      await screenshot(page, 'queue');
+      expect(await accessibilityViolations(page)).toEqual([]);
       const waiting = await server.call('GET', '/api/scheduler/queue');
       expect(waiting.json.data.items[0]).toMatchObject({ executionId: third, priority: 5 });
     });
@@ -87,6 +90,8 @@ describe.skipIf(unavailable !== undefined)(
         (count) => count === 1,
       );
       expect(await applied.getByRole('link', { name: third }).count()).toBe(1);
+      await screenshot(page, 'audit');
+      expect(await accessibilityViolations(page)).toEqual([]);
       await page.getByLabel('Outcome').selectOption('REFUSED');
       await page.getByRole('button', { name: 'Filter' }).click();
       const refused = page.getByRole('row').filter({ hasText: 'refused' });
