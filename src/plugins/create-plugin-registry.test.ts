@@ -40,6 +40,7 @@ const OPTIONAL_TYPES: Readonly<Record<string, readonly string[]>> = {
   decision: ['SCORE', 'ANOMALY', 'GATE', 'CLASSIFY', 'ASK', 'DEDUPE'],
   'mcp-tool-call': ['MCP_TOOL_CALL', 'MCP_LIST_TOOLS'],
   webhook: ['WEBHOOK_TRIGGER'],
+  nats: ['NATS_SUBSCRIBE', 'NATS_PUBLISH'],
   'script-js': [],
 };
 
