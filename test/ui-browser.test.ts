@@ -12,6 +12,7 @@ import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { Restartable } from './support/restored-history.js';
 import { endOf, eventually } from './support/wait.js';
+import { accessibilityViolations, screenshot } from './support/ui-page.js';
 import { doubling, failingWorkflow, slowWorkflow } from './support/workflows.js';
 
 const executable = chromiumPath();
@@ -94,6 +95,8 @@ describe.skipIf(unavailable !== undefined)(
       await page.getByRole('region', { name: 'Results' }).getByText('"Hello browser"').waitFor();
       // The progress stream, read with the key, ended with the run.
       await page.getByText('stream: ended').waitFor();
+      await screenshot(page, 'execution');
+      expect(await accessibilityViolations(page)).toEqual([]);
 
       const executionId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
       const execution = await server.call('GET', `/api/executions/${executionId}`, {
@@ -206,6 +209,8 @@ describe.skipIf(unavailable !== undefined)(
       const letters = page.getByRole('article', { name: /^Dead letter / });
       await letters.first().waitFor();
       expect(await letters.count()).toBe(2);
+      await screenshot(page, 'dead-letters');
+      expect(await accessibilityViolations(page)).toEqual([]);
       await letters.nth(1).getByRole('button', { name: 'Delete' }).click();
       await eventually(
         () => letters.count(),
@@ -229,9 +234,7 @@ describe.skipIf(unavailable !== undefined)(
       const first = String(start.json.data.executionId);
       await page.goto(`${server.baseUrl}/executions/${first}`);
       await page.getByLabel('Execution status').filter({ hasText: 'COMPLETED' }).waitFor();
-      await page
-        .getByRole('button', { name: 'Edit the input of greet and restart from it' })
-        .click();
+      await page.getByRole('button', { name: 'Edit input of greet and restart from it' }).click();
       const repair = page.getByRole('region', { name: 'Restart from greet' });
       const payload = repair.getByLabel(/^Payload of message/);
       expect(JSON.parse(await payload.inputValue())).toEqual({ name: 'Ann' });

@@ -337,7 +337,7 @@ function Nodes(props: {
                     <button
                       type="button"
                       className="small"
-                      aria-label={`Edit the input of ${nodeId} and restart from it`}
+                      aria-label={`Edit input of ${nodeId} and restart from it`}
                       onClick={() => {
                         props.onRepair(nodeId);
                       }}
