@@ -80,7 +80,10 @@ describe('start-up after a crash that tore the last lines of the file stores', (
     await running.kill();
     // What a crash mid-write leaves: the start of a line, and no newline.
     await appendFile(path.join(dir, 'log', 'execution-log.jsonl'), '{"type":"run.sta');
-    const [checkpoint] = await readdir(path.join(dir, 'checkpoints'));
+    // A run's checkpoint file; the directory also holds the dead-letters folder.
+    const [checkpoint] = (await readdir(path.join(dir, 'checkpoints'), { withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
     await appendFile(path.join(dir, 'checkpoints', checkpoint ?? ''), '{"n":"in","m":{"id":"x');
     await running.boot();
     const output = running.server.output();
