@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freshStream,
   natsUnavailable,
+  oddFailing,
   readStream,
   residentBytes,
   TEST_NATS_URL,
@@ -57,30 +58,10 @@ const relay = {
 };
 
 /** Odd numbers fail on both attempts and are dead-lettered; even ones reach the terminal. */
-const picky = {
-  workflowId: 'picky',
-  description: 'fails odd numbers',
-  nodes: [
-    subscribe(`${ID}_odd`, 'picky', {
-      onFailure: 'dead-letter',
-      deadLetterSubject: `${ID}.dead`,
-    }),
-    {
-      nodeId: 'check',
-      type: 'MAPPER',
-      config: {
-        expression: 'n % 2 = 1 ? $error("odd") : $',
-        onError: 'SKIP',
-        engine: { retry: { maxAttempts: 2, backoffMs: 0 } },
-      },
-    },
-    { nodeId: 'end', type: 'CONSOLE_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'check' },
-    { source: 'check', target: 'end' },
-  ],
-};
+const picky = oddFailing(
+  'picky',
+  subscribe(`${ID}_odd`, 'picky', { onFailure: 'dead-letter', deadLetterSubject: `${ID}.dead` }),
+);
 
 describe.skipIf(unavailable !== undefined)('NATS JetStream consumer and publisher', () => {
   let dir = '';

@@ -65,3 +65,31 @@ export async function residentBytes(pid: number): Promise<number> {
   if (kb === undefined) throw new Error(`no VmRSS for process ${pid}`);
   return Number(kb) * 1024;
 }
+
+/**
+ * A consumer (`subscribe`, a NATS_SUBSCRIBE node with id `in`) whose odd numbers fail on both
+ * attempts of the next node and are skipped; even ones reach a terminal.
+ */
+export function oddFailing(workflowId: string, subscribe: Record<string, unknown>) {
+  return {
+    workflowId,
+    description: 'fails odd numbers',
+    nodes: [
+      subscribe,
+      {
+        nodeId: 'check',
+        type: 'MAPPER',
+        config: {
+          expression: 'n % 2 = 1 ? $error("odd") : $',
+          onError: 'SKIP',
+          engine: { retry: { maxAttempts: 2, backoffMs: 0 } },
+        },
+      },
+      { nodeId: 'end', type: 'CONSOLE_TERMINAL' },
+    ],
+    edges: [
+      { source: 'in', target: 'check' },
+      { source: 'check', target: 'end' },
+    ],
+  };
+}

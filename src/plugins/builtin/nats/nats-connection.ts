@@ -13,6 +13,9 @@ export const CONNECTION_EVENT = 'nats.connection';
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 
+/** Connections whose server is gone until they reconnect: a drain would wait for that. */
+const disconnected = new WeakSet<NatsConnection>();
+
 /** Connection keys shared by NATS_SUBSCRIBE and NATS_PUBLISH. */
 export const natsConnectionKeys = {
   servers: z
@@ -84,13 +87,39 @@ export async function connectWithBackoff(
 async function watchStatus(connection: NatsConnection, ctx: NodeContext): Promise<void> {
   for await (const status of connection.status()) {
     if (status.type === 'disconnect') {
+      disconnected.add(connection);
       ctx.report(CONNECTION_EVENT, 'disconnected');
       ctx.log.warn('NATS connection lost; reconnecting', { server: status.server });
     } else if (status.type === 'reconnect') {
+      disconnected.delete(connection);
       ctx.report(CONNECTION_EVENT, 'reconnected');
       ctx.log.info('NATS connection back', { server: status.server });
     }
   }
+}
+
+/**
+ * Drains a connection (what was sent is flushed first), or closes it at once while its server
+ * is gone, or after `waitMs` if the drain does not end: a node that ends must not wait for a
+ * server to come back.
+ */
+export async function closeConnection(connection: NatsConnection, waitMs = 10_000): Promise<void> {
+  if (!disconnected.has(connection)) {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(resolve, waitMs, 'late');
+    });
+    const drained = await Promise.race([
+      connection.drain().then(
+        () => 'drained' as const,
+        () => 'failed' as const,
+      ),
+      late,
+    ]);
+    clearTimeout(timer);
+    if (drained === 'drained') return;
+  }
+  await connection.close().catch(() => undefined);
 }
 
 /** Decodes a message body: JSON when `json` and it parses, else the text. */

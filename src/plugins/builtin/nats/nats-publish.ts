@@ -7,7 +7,7 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { definePlugin, messageOf, positiveInt, StepFailure, z } from '../../../plugin-api/index.js';
 import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
-import { connectOnce, natsConnectionKeys } from './nats-connection.js';
+import { closeConnection, connectOnce, natsConnectionKeys } from './nats-connection.js';
 import type { NatsConnectionConfig } from './nats-connection.js';
 
 export const NATS_PUBLISH = 'NATS_PUBLISH';
@@ -99,6 +99,6 @@ class NatsPublisher implements MessageProcessor {
     const pending = this.#connection;
     this.#connection = undefined;
     const connection = await pending?.catch(() => undefined);
-    await connection?.nc.drain().catch(() => undefined);
+    if (connection !== undefined) await closeConnection(connection.nc);
   }
 }

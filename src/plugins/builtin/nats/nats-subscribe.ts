@@ -17,7 +17,13 @@ import {
   z,
 } from '../../../plugin-api/index.js';
 import type { Emit, NodeContext, SettlementOutcome } from '../../../plugin-api/index.js';
-import { connectWithBackoff, decodeBody, natsConnectionKeys } from './nats-connection.js';
+import {
+  closeConnection,
+  CONNECTION_EVENT,
+  connectWithBackoff,
+  decodeBody,
+  natsConnectionKeys,
+} from './nats-connection.js';
 
 export const NATS_SUBSCRIBE = 'NATS_SUBSCRIBE';
 /** The `plugin` tag of `svc.plugin.events` for settled messages; outcome is what was sent. */
@@ -25,6 +31,8 @@ export const MESSAGE_EVENT = 'nats.message';
 /** The most unsettled messages a consumer holds when the graph below could take more. */
 export const MAX_CREDIT = 1000;
 const FETCH_EXPIRES_MS = 1000;
+const FIRST_RETRY_MS = 200;
+const MAX_RETRY_MS = 10_000;
 
 export const FAILURE_ACTIONS = ['nak', 'term', 'dead-letter'] as const;
 
@@ -113,25 +121,57 @@ async function* consume(config: NatsSubscribeConfig, ctx: NodeContext): AsyncGen
     // Fetches wait for a quarter of the credit to be free while messages are under way, so a
     // busy consumer fetches in batches rather than one message per round trip.
     const quarter = Math.max(1, Math.floor(credits.limit / 4));
-    for (;;) {
+    let pause = FIRST_RETRY_MS;
+    // Read anew at each use: the run's end aborts the signal while a fetch is under way.
+    const ended = (): boolean => ctx.signal.aborted;
+    while (!ended()) {
       const waiting = credits.whenFree(quarter, ctx.signal);
       if (waiting !== undefined) await waiting;
       // Every free credit goes into one fetch; those it does not use are given back.
       const batch = credits.takeFree();
-      const fetched = await consumer.fetch({ max_messages: batch, expires: FETCH_EXPIRES_MS });
-      const stop = (): void => {
-        fetched.stop();
-      };
-      ctx.signal.addEventListener('abort', stop, { once: true });
       let got = 0;
       try {
-        for await (const message of fetched) {
-          got++;
-          held.add(message);
-          yield emitOf(config, message, json, settle);
+        const fetched = await consumer.fetch({ max_messages: batch, expires: FETCH_EXPIRES_MS });
+        const messages = fetched[Symbol.asyncIterator]();
+        try {
+          for (let next = await messages.next(); next.done !== true; next = await messages.next()) {
+            const message = next.value;
+            // After a reconnect the client asks for its whole batch again, so a fetch can
+            // bring more than its credit; and the run may have ended: such a message goes back
+            // to the server at once.
+            if (got === batch || ended()) {
+              message.nak();
+              continue;
+            }
+            got++;
+            held.add(message);
+            yield emitOf(config, message, json, settle);
+          }
+        } finally {
+          // The server keeps a pull open until it expires and sends what it delivers to it
+          // even once the run has ended: handed back, not left until the ack wait.
+          await nakTheRest(messages);
         }
+        pause = FIRST_RETRY_MS;
+      } catch (error) {
+        if (ended()) throw error;
+        // A lost connection, or heartbeats missed while it was down: the client reconnects by
+        // itself, and the consumer fetches again rather than failing the run.
+        ctx.report(CONNECTION_EVENT, 'fetch-failed');
+        ctx.log.warn('NATS fetch failed; fetching again', {
+          stream: config.stream,
+          consumer: config.consumer,
+          error: messageOf(error),
+          retryInMs: pause,
+        });
+        await ctx.sleep(pause, { signal: ctx.signal });
+        pause = Math.min(MAX_RETRY_MS, pause * 2);
+        // The stream or the consumer may have gone with the server's state: made again, or
+        // the node fails when the stream is gone. A server still away is tried again.
+        await ensureConsumer(connection, config).catch((lost: unknown) => {
+          if (lost instanceof StepFailure) throw lost;
+        });
       } finally {
-        ctx.signal.removeEventListener('abort', stop);
         for (; got < batch; got++) credits.settled();
       }
     }
@@ -140,7 +180,18 @@ async function* consume(config: NatsSubscribeConfig, ctx: NodeContext): AsyncGen
     // What the run still had under way goes back to the server at once.
     for (const message of held) message.nak();
     held.clear();
-    await connection.drain().catch(() => undefined);
+    await closeConnection(connection);
+  }
+}
+
+/** Naks what a pull still brings until it ends (it expires within FETCH_EXPIRES_MS). */
+async function nakTheRest(messages: AsyncIterator<JsMsg>): Promise<void> {
+  try {
+    for (let next = await messages.next(); next.done !== true; next = await messages.next()) {
+      next.value.nak();
+    }
+  } catch {
+    // The pull failed (a lost connection): the server redelivers after the ack wait.
   }
 }
 
