@@ -229,7 +229,7 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
             limit: 'maxPerSession',
             running: 1,
             max: 1,
-            message: "Session 's' runs 1 of at most 1 executions (maxPerSession)",
+            message: "Session 's' runs 1 execution, at its limit of 1 (maxPerSession)",
           },
         ],
       });
@@ -239,8 +239,8 @@ describe('Admission (SPEC States and transitions, Limits)', () => {
       await server.call('POST', '/api/scheduler/limits?maxConcurrent=2');
       const full = (await server.call('GET', '/api/scheduler/queue')).json.data;
       expect(full.items[1].waitingFor.map((hold: { message: string }) => hold.message)).toEqual([
-        'The server runs 2 of at most 2 executions (maxConcurrent)',
-        "Session 's' runs 1 of at most 1 executions (maxPerSession)",
+        'The server runs 2 executions, at its limit of 2 (maxConcurrent)',
+        "Session 's' runs 1 execution, at its limit of 1 (maxPerSession)",
       ]);
     } finally {
       await server.close();

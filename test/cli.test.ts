@@ -461,7 +461,7 @@ describe('The svc command-line client', () => {
       expect(table.stdout).toMatch(/^# +EXECUTION +WORKFLOW +PRIORITY +QUEUED +WAITING FOR$/m);
       expect(table.stdout).toContain(`1  ${waiting}  runs/asks  0`);
       expect(table.stdout).toContain(
-        "Workflow 'asks' runs 1 of at most 1 executions (maxPerWorkflow)",
+        "Workflow 'asks' runs 1 execution, at its limit of 1 (maxPerWorkflow)",
       );
       const moved = await svc(['priority', waiting, '7']);
       expect(moved.stdout).toBe(`${waiting} now has priority 7\n`);

@@ -56,7 +56,7 @@ describe.skipIf(unavailable !== undefined)(
       const first = rows.first();
       expect(await first.getByRole('link', { name: second }).count()).toBe(1);
       await first
-        .getByText("Workflow 'slow' runs 1 of at most 1 executions (maxPerWorkflow)")
+        .getByText("Workflow 'slow' runs 1 execution, at its limit of 1 (maxPerWorkflow)")
         .waitFor();
 
       const last = rows.nth(1);

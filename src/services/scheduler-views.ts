@@ -45,7 +45,7 @@ export interface SchedulerQueue {
 }
 
 function holdMessage(hold: HeldBy, start: WaitingStart): string {
-  const runs = `${hold.running} of at most ${hold.max} executions`;
+  const runs = `${hold.running} ${hold.running === 1 ? 'execution' : 'executions'}, at its limit of ${hold.max}`;
   switch (hold.limit) {
     case 'maxConcurrent':
       return `The server runs ${runs} (maxConcurrent)`;
