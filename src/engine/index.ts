@@ -58,8 +58,11 @@ export {
 export type {
   ConfigResolver,
   DeadLetterNotice,
+  EdgeFlow,
   FailedAttempt,
+  NodeFlow,
   PendingSignal,
+  RunFlow,
   SignalWait,
   EngineLogger,
   LogLevel,
@@ -86,7 +89,7 @@ export type {
   WorkflowPlan,
 } from './runtime/index.js';
 export { Channel, DroppingChannel, END } from './streams/channel.js';
-export type { End, Inbox, NodeInput, Outbox, Overflow } from './streams/channel.js';
+export type { EdgeLoad, End, Inbox, NodeInput, Outbox, Overflow } from './streams/channel.js';
 export { CHECKPOINT_STORE_KINDS } from './checkpoints.js';
 export type {
   CheckpointStore,

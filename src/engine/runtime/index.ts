@@ -4,6 +4,7 @@ export { ManualScheduler, RunClock, realTimers } from './run-clock.js';
 export type { TimerHandle, TimerScheduler } from './run-clock.js';
 export { childMessageId, plainLineage, sourceMessageId } from './message-ids.js';
 export { WorkflowRun } from './workflow-run.js';
+export type { EdgeFlow, NodeFlow, RunFlow } from './run-flow.js';
 export { messagePayloadBytes } from './run-emitter.js';
 export { DEFAULT_MAX_PAYLOAD_BYTES, payloadBytes } from './payload-size.js';
 export { NODE_STATUSES, isNodeEnded, isTerminalNodeStatus } from './node-state.js';

@@ -195,11 +195,11 @@ export class RunEmitter {
       if (encoded !== undefined) message[CARRIED] = { size, encoded };
       // The store holds too much unwritten: the node waits for it as for a full edge.
       if (recorded !== undefined) {
-        const sent = this.#send(targets, message);
+        const sent = this.#send(node.index, targets, message);
         return sent === undefined ? recorded : Promise.all([recorded, sent]).then(() => undefined);
       }
     }
-    return this.#send(targets, message);
+    return this.#send(node.index, targets, message);
   }
 
   /**
@@ -283,12 +283,13 @@ export class RunEmitter {
     }
   }
 
-  #send(targets: readonly number[], message: Message): Promise<void> | undefined {
+  /** `source`: the sending node's plan index, which the children's inputs count by. */
+  #send(source: number, targets: readonly number[], message: Message): Promise<void> | undefined {
     const tasks = this.#tasks;
-    if (targets.length === 1) return tasks[targets[0] ?? -1]?.input?.send(message);
+    if (targets.length === 1) return tasks[targets[0] ?? -1]?.input?.send(message, source);
     let waiting: Promise<void>[] | undefined;
     for (const target of targets) {
-      const pending = tasks[target]?.input?.send(message);
+      const pending = tasks[target]?.input?.send(message, source);
       if (pending !== undefined) (waiting ??= []).push(pending);
     }
     return waiting === undefined ? undefined : Promise.all(waiting).then(() => undefined);

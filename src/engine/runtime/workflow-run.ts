@@ -19,6 +19,8 @@ import { NodeTask } from './node-task.js';
 import type { PlannedNode } from './plan.js';
 import { RunControls } from './run-controls.js';
 import { RunEmitter } from './run-emitter.js';
+import { readRunFlow } from './run-flow.js';
+import type { RunFlow } from './run-flow.js';
 import { RunLifecycle } from './run-lifecycle.js';
 import { RunSettlements } from './settlements.js';
 import { creditsOf } from './credits.js';
@@ -126,6 +128,12 @@ export class WorkflowRun {
     this.#parts.lifecycle.end({ status: 'STOPPED', error: reason }, 'STOPPED');
   }
 
+  /** How messages flow through the run now: per-edge loads, node counts, who holds back. */
+  flow(): RunFlow {
+    const omitted = this.#options.replay?.omitted;
+    return readRunFlow(this.#tasks, (task) => omitted?.has(task.node.nodeId) !== true);
+  }
+
   /** The run has ended, or is ending. */
   get ended(): boolean {
     return this.#parts.lifecycle.ended;
@@ -222,7 +230,7 @@ function inputOf(
 ): NodeInput<Message> | undefined {
   if (node.inputEdges === 0) return undefined;
   const buffer = node.settings.edgeBuffer;
-  if (buffer === undefined) return new Channel<Message>(capacity, node.inputEdges);
+  if (buffer === undefined) return new Channel<Message>(capacity, node.inputEdges, node.parents);
   return new DroppingChannel<Message>(
     buffer.size,
     buffer.overflow,
@@ -231,5 +239,6 @@ function inputOf(
       options.events.edgeDropped(node.nodeId);
     },
     node.inputEdges,
+    node.parents,
   );
 }

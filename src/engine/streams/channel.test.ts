@@ -93,3 +93,44 @@ describe('DroppingChannel (SPEC engine.edgeBuffer)', () => {
     expect([buffer.receive(), buffer.receive()]).toEqual([1, 2]);
   });
 });
+
+describe('Channel: per-edge loads (live run view)', () => {
+  it('counts what each writer has queued, how much of it was taken, and whether it waits', async () => {
+    const channel = new Channel<string>(3, 2, [4, 7]);
+    void channel.send('a1', 4);
+    void channel.send('b1', 7);
+    void channel.send('a2', 4);
+    const waiting = channel.send('b2', 7);
+    expect(waiting).toBeInstanceOf(Promise);
+    expect(channel.loadOf(4)).toEqual({ queued: 2, taken: 0, writerWaiting: false });
+    expect(channel.loadOf(7)).toEqual({ queued: 1, taken: 0, writerWaiting: true });
+    expect(channel.receive()).toBe('a1');
+    await waiting;
+    expect(channel.loadOf(4)).toEqual({ queued: 1, taken: 1, writerWaiting: false });
+    expect(channel.loadOf(7)).toEqual({ queued: 2, taken: 0, writerWaiting: false });
+    expect(channel.receive()).toBe('b1');
+    expect(channel.receive()).toBe('a2');
+    expect(channel.receive()).toBe('b2');
+    expect(channel.loadOf(4)).toEqual({ queued: 0, taken: 2, writerWaiting: false });
+    expect(channel.loadOf(7)).toEqual({ queued: 0, taken: 2, writerWaiting: false });
+  });
+
+  it('counts a value handed straight to a waiting reader as taken from its writer', async () => {
+    const channel = new Channel<string>(1, 2, [0, 1]);
+    const next = channel.receive();
+    void channel.send('x', 1);
+    await expect(next).resolves.toBe('x');
+    expect(channel.loadOf(1)).toEqual({ queued: 0, taken: 1, writerWaiting: false });
+    expect(channel.loadOf(0).taken).toBe(0);
+  });
+
+  it('reports the one writer of a channel by its size and what was taken', () => {
+    const channel = new Channel<number>(2);
+    void channel.send(1, 3);
+    void channel.send(2, 3);
+    expect(channel.send(3, 3)).toBeInstanceOf(Promise);
+    expect(channel.loadOf(3)).toEqual({ queued: 2, taken: 0, writerWaiting: true });
+    channel.receive();
+    expect(channel.loadOf(3)).toEqual({ queued: 2, taken: 1, writerWaiting: false });
+  });
+});

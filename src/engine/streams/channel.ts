@@ -1,7 +1,8 @@
 // A bounded channel between nodes: one reader, any number of writers (a node with several
 // parents reads one channel they all write to). `send` and `receive` answer at once when they
 // need not wait, so the fast path allocates no promise; a full channel makes writers wait,
-// which is the back-pressure of SPEC "What the service does".
+// which is the back-pressure of SPEC "What the service does". A channel with several writers
+// tags each queued value with its writer, so that each edge's share of it can be reported.
 
 /** Returned by `receive` once every writer has closed and the channel is drained. */
 export const END: unique symbol = Symbol('end');
@@ -9,6 +10,7 @@ export type End = typeof END;
 
 interface PendingWrite<T> {
   readonly value: T;
+  readonly source: number;
   readonly resolve: () => void;
 }
 
@@ -18,8 +20,21 @@ export interface Inbox<T> {
 }
 
 export interface Outbox<T> {
-  /** Undefined when the value was taken at once; a promise that settles once it was taken. */
-  send(value: T): Promise<void> | undefined;
+  /**
+   * Undefined when the value was taken at once; a promise that settles once it was taken.
+   * `source` names the writer (the parent's plan index) for the per-edge counts.
+   */
+  send(value: T, source?: number): Promise<void> | undefined;
+}
+
+/** What one writer (one edge) has in a channel now, and how much the reader took from it. */
+export interface EdgeLoad {
+  /** Values of this writer queued in the channel. */
+  readonly queued: number;
+  /** Values of this writer the reader took so far. */
+  readonly taken: number;
+  /** The writer waits for room to send. */
+  readonly writerWaiting: boolean;
 }
 
 export class Channel<T> implements Inbox<T>, Outbox<T> {
@@ -34,48 +49,70 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
   #cancelled = false;
   #reader: ((value: T | End) => void) | undefined;
   readonly #waitingWriters: PendingWrite<T>[] = [];
+  /**
+   * Only with several writers: the writer of each queued value, beside `#items` from `#head`
+   * on, and the values taken by writer. One integer pushed and read per value, no allocation:
+   * a channel with one writer keeps neither, its counts are its size and `#taken`.
+   */
+  #sources: number[] | undefined;
+  #takenBy: number[] | undefined;
+  #taken = 0;
 
-  constructor(capacity: number, writers = 1) {
+  /** `sources`: the writers' numbers (the parents' plan indices), when there are several. */
+  constructor(capacity: number, writers = 1, sources: readonly number[] = []) {
     this.capacity = Math.max(1, capacity);
     this.#writersOpen = writers;
+    if (writers > 1) {
+      this.#sources = [];
+      // Filled up front, so that the counts stay a packed array of small integers.
+      this.#takenBy = new Array<number>(Math.max(0, ...sources) + 1).fill(0);
+    }
   }
 
   get size(): number {
     return this.#items.length - this.#head;
   }
 
-  send(value: T): Promise<void> | undefined {
+  send(value: T, source = 0): Promise<void> | undefined {
     if (this.#cancelled) return undefined;
     const reader = this.#reader;
     if (reader !== undefined) {
       this.#reader = undefined;
+      this.#took(source);
       reader(value);
       return undefined;
     }
     if (this.size < this.capacity) {
       this.#items.push(value);
+      this.#sources?.push(source);
       return undefined;
     }
     return new Promise<void>((resolve) => {
-      this.#waitingWriters.push({ value, resolve });
+      this.#waitingWriters.push({ value, source, resolve });
     });
   }
 
   receive(): T | End | Promise<T | End> {
     if (this.#head < this.#items.length) {
-      const value = this.#items[this.#head] as T;
-      this.#items[this.#head] = undefined;
+      const head = this.#head;
+      const value = this.#items[head] as T;
+      this.#items[head] = undefined;
+      const sources = this.#sources;
+      this.#took(sources === undefined ? 0 : (sources[head] ?? 0));
       this.#head++;
       if (this.#head === this.#items.length) {
         this.#items.length = 0;
+        if (sources !== undefined) sources.length = 0;
         this.#head = 0;
       } else if (this.#head >= 1024) {
         this.#items = this.#items.slice(this.#head);
+        if (sources !== undefined) this.#sources = sources.slice(this.#head);
         this.#head = 0;
       }
       const writer = this.#waitingWriters.shift();
       if (writer !== undefined) {
         this.#items.push(writer.value);
+        this.#sources?.push(writer.source);
         writer.resolve();
       }
       return value;
@@ -84,6 +121,35 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
     return new Promise<T | End>((resolve) => {
       this.#reader = resolve;
     });
+  }
+
+  /**
+   * What writer `source` has in the channel now: read about once a second by a live view, so
+   * the scan of the queue (at most `capacity` values) is paid there, not per message.
+   */
+  loadOf(source: number): EdgeLoad {
+    const sources = this.#sources;
+    let waiting = false;
+    for (const writer of this.#waitingWriters) {
+      if (sources === undefined || writer.source === source) {
+        waiting = true;
+        break;
+      }
+    }
+    if (sources === undefined) {
+      return { queued: this.size, taken: this.#taken, writerWaiting: waiting };
+    }
+    let queued = 0;
+    for (let index = this.#head; index < sources.length; index++) {
+      if (sources[index] === source) queued++;
+    }
+    return { queued, taken: this.#takenBy?.[source] ?? 0, writerWaiting: waiting };
+  }
+
+  #took(source: number): void {
+    const takenBy = this.#takenBy;
+    if (takenBy === undefined) this.#taken++;
+    else takenBy[source] = (takenBy[source] ?? 0) + 1;
   }
 
   /** One writer is done; the reader sees END once all are done and the channel is drained. */
@@ -99,6 +165,7 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
   cancel(): void {
     this.#cancelled = true;
     this.#items = [];
+    if (this.#sources !== undefined) this.#sources = [];
     this.#head = 0;
     for (const writer of this.#waitingWriters.splice(0)) writer.resolve();
     this.#wakeReaderWithEnd();
@@ -124,8 +191,14 @@ export class DroppingChannel<T> implements Inbox<T>, Outbox<T> {
   readonly #overflow: Overflow;
   readonly #onDrop: () => void;
 
-  constructor(size: number, overflow: Overflow, onDrop: () => void, writers = 1) {
-    this.#inner = new Channel<T>(size, writers);
+  constructor(
+    size: number,
+    overflow: Overflow,
+    onDrop: () => void,
+    writers = 1,
+    sources: readonly number[] = [],
+  ) {
+    this.#inner = new Channel<T>(size, writers, sources);
     this.#overflow = overflow;
     this.#onDrop = onDrop;
   }
@@ -134,15 +207,25 @@ export class DroppingChannel<T> implements Inbox<T>, Outbox<T> {
     return this.#inner.size;
   }
 
-  send(value: T): Promise<void> | undefined {
+  get capacity(): number {
+    return this.#inner.capacity;
+  }
+
+  send(value: T, source = 0): Promise<void> | undefined {
     if (this.#inner.size >= this.#inner.capacity) {
       this.#onDrop();
       if (this.#overflow === 'DROP_NEWEST') return undefined;
-      // The oldest leaves to make room; a full buffer hands it over synchronously.
+      // The oldest leaves to make room; a full buffer hands it over synchronously. It counts
+      // as taken: the rate of the edge is what reached the buffer and left it.
       void this.#inner.receive();
     }
-    void this.#inner.send(value);
+    void this.#inner.send(value, source);
     return undefined;
+  }
+
+  /** A dropping buffer never makes its writers wait. */
+  loadOf(source: number): EdgeLoad {
+    return this.#inner.loadOf(source);
   }
 
   receive(): T | End | Promise<T | End> {
