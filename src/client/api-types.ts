@@ -1293,7 +1293,7 @@ export interface paths {
         };
         /**
          * Follow a run's progress
-         * @description The run's state events (`execution.*` and `node.*`), each with `progress`: the run's status, nodes finished and by status, and its execution record. A late client catches up from the progress history (5 minutes, 200 events per run); when nothing is kept, the stream opens with the event of the run's current status. The stream ends when the run reaches a terminal status. 404 for an unknown run or one of another session. Each event is an SSE frame: `id:` a per-stream increasing integer, `event:` its kind, `data:` a JSON object `{ kind, timestamp, executionId, sessionId, workflowId, nodeId?, ... }`. A `:` comment line is sent every 15 s to keep the connection open. A client that reconnects with the `Last-Event-ID` header gets the events after that id; a restart or takeover of the server drops every open stream. Live events are best effort: read the final state from the status or result calls.
+         * @description The run's state events (`execution.*` and `node.*`), each with `progress`: the run's status, nodes finished and by status, and its execution record. A late client catches up from the progress history (5 minutes, 200 events per run); when nothing is kept, the stream opens with the event of the run's current status. The stream ends when the run reaches a terminal status. With `flow=true`, while the run goes, an event of kind `flow` about once a second and on connecting: every node's status and counts, per edge the messages queued in the child's input, its capacity, whether the parent waits for room and messages per second, and the node that holds the others back; it has no `id:` line, so resuming with `Last-Event-ID` is unchanged. 404 for an unknown run or one of another session. Each event is an SSE frame: `id:` a per-stream increasing integer, `event:` its kind, `data:` a JSON object `{ kind, timestamp, executionId, sessionId, workflowId, nodeId?, ... }`. A `:` comment line is sent every 15 s to keep the connection open. A client that reconnects with the `Last-Event-ID` header gets the events after that id; a restart or takeover of the server drops every open stream. Live events are best effort: read the final state from the status or result calls.
          *
          *     Required role: VIEWER.
          */
@@ -2294,6 +2294,52 @@ export interface components {
                     [key: string]: number;
                 };
                 execution: components["schemas"]["Execution"];
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The live flow of a run (`flow=true`), sent without an `id:` line so that it leaves the stream position as it was */
+        FlowEvent: {
+            /** @enum {string} */
+            kind: "flow";
+            /** Format: date-time */
+            timestamp: string;
+            executionId: string | null;
+            sessionId: string | null;
+            workflowId: string | null;
+            /** @description Where the event is about one node */
+            nodeId?: string;
+            flow: {
+                /** @description How often the flow is sent */
+                intervalMs: number;
+                /** @description The first node, in topological order, whose full input makes a parent wait while it is itself free to send; null when none does */
+                heldBackBy: string | null;
+                nodes: {
+                    nodeId: string;
+                    status: components["schemas"]["NodeStatus"];
+                    messagesIn: number;
+                    messagesOut: number;
+                    /** @description Messages attempted again so far */
+                    retries: number;
+                    /** @description It waits for room in a child's input */
+                    waitingToSend: boolean;
+                    /** @description A parent waits on its full input while it is itself free to send */
+                    holdingBack: boolean;
+                }[];
+                edges: {
+                    source: string;
+                    target: string;
+                    /** @description Messages of this edge queued in the target's input */
+                    queued: number;
+                    /** @description The target input's capacity, shared by all its edges */
+                    capacity: number;
+                    /** @description Messages of this edge the target took so far */
+                    taken: number;
+                    /** @description The source waits for room in the target's input */
+                    sourceWaiting: boolean;
+                    /** @description Messages per second the target took from this edge; null on the first event */
+                    perSecond: number | null;
+                }[];
             };
         } & {
             [key: string]: unknown;
@@ -9075,7 +9121,10 @@ export interface operations {
     };
     streamExecutionProgress: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also send the run’s live flow about once a second (`flow` events) */
+                flow?: "true" | "false";
+            };
             header?: never;
             path: {
                 sessionId: string;
@@ -9085,13 +9134,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A stream of progress events as server-sent events */
+            /** @description A stream of progress events (and, with `flow=true`, flow events) as server-sent events */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ProgressEvent"];
+                    "text/event-stream": components["schemas"]["ProgressEvent"] | components["schemas"]["FlowEvent"];
                 };
             };
             /** @description The request is not valid: a parameter, a field or the body; `errors` names the fields */

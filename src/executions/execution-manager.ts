@@ -4,6 +4,7 @@
 // the module named after it, and this class wires them and checks leadership.
 import { AppError, messageOf } from '../core/index.js';
 import { realTimers } from '../engine/index.js';
+import type { RunFlow } from '../engine/index.js';
 import { MemoryIdempotencyStore } from '../stores/index.js';
 import { LIMITS_OFF, REFUSAL_MESSAGES } from './admission.js';
 import type { AdmissionLimits, RefusalReason } from './admission.js';
@@ -374,6 +375,11 @@ export class ExecutionManager {
 
   get running(): number {
     return this.#runs.size;
+  }
+
+  /** How messages flow through the execution's run now; undefined while it does not run. */
+  flowOf(executionId: string): RunFlow | undefined {
+    return this.#runs.runOf(executionId)?.flow();
   }
 
   /** Starts waiting for a slot. */

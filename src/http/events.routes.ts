@@ -17,6 +17,14 @@ const eventsQuery = z.object({
 
 const sessionExecutionParams = z.object({ sessionId: z.string(), id: z.string() });
 
+/** `flow=true`: the run's live flow about once a second besides its state events. */
+const progressQuery = z.object({
+  flow: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: 'Also send the run’s live flow about once a second (`flow` events)' }),
+});
+
 /**
  * The open event streams, which a stop, a takeover or a lost leadership drops. A stream never
  * ends by itself, and the server's close waits for every response in flight, so a stop would
@@ -82,11 +90,16 @@ export const eventRoutes: FastifyPluginCallback<EventRoutesOptions> = (
 
   api.get(
     '/api/workflow/:sessionId/status/:id/stream',
-    { schema: { params: sessionExecutionParams } },
+    { schema: { params: sessionExecutionParams, querystring: progressQuery } },
     (request, reply) => {
       const { sessionId, id } = request.params;
-      executions.followExecution('progress', sessionId, id, lastEventId(request), () =>
-        streams.open(request, reply),
+      executions.followExecution(
+        'progress',
+        sessionId,
+        id,
+        lastEventId(request),
+        () => streams.open(request, reply),
+        { flow: request.query.flow === 'true' },
       );
       return Promise.resolve();
     },

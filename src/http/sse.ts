@@ -92,7 +92,8 @@ export class SseStream {
     else this.#onClose.push(callback);
   }
 
-  send(id: number, event: string, data: unknown): void {
+  /** `id` null: a frame without an id, which leaves the client's Last-Event-ID as it was. */
+  send(id: number | null, event: string, data: unknown): void {
     this.#enqueue(sseFrame(id, event, data));
   }
 
@@ -186,8 +187,9 @@ export class SseStream {
 }
 
 /** One SSE frame: `id:`, `event:` and the JSON `data:` line. */
-export function sseFrame(id: number, event: string, data: unknown): string {
-  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+export function sseFrame(id: number | null, event: string, data: unknown): string {
+  const idLine = id === null ? '' : `id: ${id}\n`;
+  return `${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /**

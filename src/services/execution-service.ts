@@ -43,7 +43,12 @@ import type { ControlDesk } from './control-desk.js';
 import { waitForRun } from './run-waiter.js';
 import type { RunWaitOptions, RunWaitOutcome } from './run-waiter.js';
 import { followEvents, followLogs, followProgress } from './execution-streams.js';
-import type { EventQuery, EventSink, StreamSources } from './execution-streams.js';
+import type {
+  EventQuery,
+  EventSink,
+  ExecutionStreamOptions,
+  StreamSources,
+} from './execution-streams.js';
 import { logLines, progressSnapshot, searchPage } from './execution-views.js';
 import { firstResult } from './first-result.js';
 import type { FirstResult } from './first-result.js';
@@ -160,6 +165,10 @@ export class ExecutionService {
       feeds: deps.feeds,
       progress: deps.progress,
       registry: deps.registry,
+      flow: {
+        flowOf: (executionId) => deps.executions.flowOf(executionId),
+        now: () => Date.now(),
+      },
     };
   }
 
@@ -338,9 +347,10 @@ export class ExecutionService {
     executionId: string,
     after: number | null,
     open: () => EventSink,
+    options: ExecutionStreamOptions = {},
   ): void {
     const entry = this.#inSession(sessionId, executionId);
-    EXECUTION_STREAMS[stream](this.#streams, entry, after, open());
+    EXECUTION_STREAMS[stream](this.#streams, entry, after, open(), options);
   }
 
   /** Every event of one execution, as it is published, until the subscription is closed. */

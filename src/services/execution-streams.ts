@@ -13,10 +13,13 @@ import type {
 import { isStateEvent, isTerminalExecutionStatus, statusEvent } from '../executions/index.js';
 import type { ExecutionEntry, ExecutionRegistry, LogEntry } from '../executions/index.js';
 import { streamProgress } from './execution-views.js';
+import { followFlow } from './flow-stream.js';
+import type { FlowSource } from './flow-stream.js';
 
 /** One client's stream of server-sent events. */
 export interface EventSink {
-  send(id: number, event: string, data: unknown): void;
+  /** `id` null: an event outside the stream's numbering (a live flow snapshot). */
+  send(id: number | null, event: string, data: unknown): void;
   /** An event of the bus, made into a frame once however many clients are sent it. */
   sendEvent(event: BusEvent): void;
   /** Sends the live events of a shared feed after what was sent so far. */
@@ -39,6 +42,13 @@ export interface StreamSources {
   readonly feeds: EventFeeds;
   readonly progress: ProgressHistory;
   readonly registry: ExecutionRegistry;
+  readonly flow: FlowSource;
+}
+
+/** What a client of an execution's stream asked for beyond its events. */
+export interface ExecutionStreamOptions {
+  /** Progress stream: the run's live flow about once a second, as `flow` events. */
+  readonly flow?: boolean | undefined;
 }
 
 function kindFilter(kinds: string | undefined): (kind: string) => boolean {
@@ -80,6 +90,7 @@ export function followLogs(
   entry: ExecutionEntry,
   after: number | null,
   sink: EventSink,
+  _options: ExecutionStreamOptions = {},
 ): void {
   let sent = after ?? 0;
   // CONTRACT section 3: every stream sends events; a log event is the entry with its kind.
@@ -110,12 +121,16 @@ export function followLogs(
   if (isTerminalExecutionStatus(entry.status)) sink.close();
 }
 
-/** An execution's state events, each with its progress now, until the run ends. */
+/**
+ * An execution's state events, each with its progress now, until the run ends; with `flow`,
+ * the run's live flow between them.
+ */
 export function followProgress(
   sources: StreamSources,
   entry: ExecutionEntry,
   after: number | null,
   sink: EventSink,
+  options: ExecutionStreamOptions = {},
 ): void {
   const { bus, registry } = sources;
   const send = (numbered: NumberedEvent): void => {
@@ -163,4 +178,5 @@ export function followProgress(
     subscription.close();
   });
   if (isTerminalExecutionStatus(entry.status)) sink.close();
+  else if (options.flow === true) followFlow(sources.flow, entry, sink);
 }

@@ -130,7 +130,7 @@ describe('Channel: per-edge loads (live run view)', () => {
     void channel.send(2, 3);
     expect(channel.send(3, 3)).toBeInstanceOf(Promise);
     expect(channel.loadOf(3)).toEqual({ queued: 2, taken: 0, writerWaiting: true });
-    channel.receive();
+    void channel.receive();
     expect(channel.loadOf(3)).toEqual({ queued: 2, taken: 1, writerWaiting: false });
   });
 });

@@ -15,7 +15,7 @@ import type { Operation, OperationTable } from './operation.js';
 
 export const ExecutionStatusSchema = named('ExecutionStatus', z.enum(EXECUTION_STATUSES));
 
-const NodeStatusSchema = named('NodeStatus', z.enum(NODE_STATUSES));
+export const NodeStatusSchema = named('NodeStatus', z.enum(NODE_STATUSES));
 
 const traceId = z
   .string()

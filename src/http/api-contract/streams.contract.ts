@@ -2,7 +2,12 @@
 // to this control plane.
 import { z } from 'zod';
 import { instant, named } from './envelopes.js';
-import { ExecutionSchema, ExecutionStatusSchema, LogLineSchema } from './executions.contract.js';
+import {
+  ExecutionSchema,
+  ExecutionStatusSchema,
+  LogLineSchema,
+  NodeStatusSchema,
+} from './executions.contract.js';
 import { envelope, text } from './operation.js';
 import type { OperationTable } from './operation.js';
 
@@ -81,6 +86,56 @@ const ProgressEventSchema = named(
   }),
 );
 
+const FlowEventSchema = named(
+  'FlowEvent',
+  EventSchema.extend({
+    kind: z.literal('flow'),
+    flow: z.strictObject({
+      intervalMs: z.int().meta({ description: 'How often the flow is sent' }),
+      heldBackBy: z.string().nullable().meta({
+        description:
+          'The first node, in topological order, whose full input makes a parent wait while it is itself free to send; null when none does',
+      }),
+      nodes: z.array(
+        z.strictObject({
+          nodeId: z.string(),
+          status: NodeStatusSchema,
+          messagesIn: z.int(),
+          messagesOut: z.int(),
+          retries: z.int().meta({ description: 'Messages attempted again so far' }),
+          waitingToSend: z.boolean().meta({ description: "It waits for room in a child's input" }),
+          holdingBack: z.boolean().meta({
+            description: 'A parent waits on its full input while it is itself free to send',
+          }),
+        }),
+      ),
+      edges: z.array(
+        z.strictObject({
+          source: z.string(),
+          target: z.string(),
+          queued: z
+            .int()
+            .meta({ description: "Messages of this edge queued in the target's input" }),
+          capacity: z.int().meta({
+            description: "The target input's capacity, shared by all its edges",
+          }),
+          taken: z.int().meta({ description: 'Messages of this edge the target took so far' }),
+          sourceWaiting: z.boolean().meta({
+            description: "The source waits for room in the target's input",
+          }),
+          perSecond: z.number().nullable().meta({
+            description:
+              'Messages per second the target took from this edge; null on the first event',
+          }),
+        }),
+      ),
+    }),
+  }).meta({
+    description:
+      'The live flow of a run (`flow=true`), sent without an `id:` line so that it leaves the stream position as it was',
+  }),
+);
+
 export const STREAM_OPERATIONS: OperationTable = {
   'GET /api/events': {
     operationId: 'streamEvents',
@@ -108,13 +163,13 @@ export const STREAM_OPERATIONS: OperationTable = {
   'GET /api/workflow/:sessionId/status/:id/stream': {
     operationId: 'streamExecutionProgress',
     summary: "Follow a run's progress",
-    description: `The run's state events (\`execution.*\` and \`node.*\`), each with \`progress\`: the run's status, nodes finished and by status, and its execution record. A late client catches up from the progress history (5 minutes, 200 events per run); when nothing is kept, the stream opens with the event of the run's current status. The stream ends when the run reaches a terminal status. 404 for an unknown run or one of another session. ${FRAMES}`,
+    description: `The run's state events (\`execution.*\` and \`node.*\`), each with \`progress\`: the run's status, nodes finished and by status, and its execution record. A late client catches up from the progress history (5 minutes, 200 events per run); when nothing is kept, the stream opens with the event of the run's current status. The stream ends when the run reaches a terminal status. With \`flow=true\`, while the run goes, an event of kind \`flow\` about once a second and on connecting: every node's status and counts, per edge the messages queued in the child's input, its capacity, whether the parent waits for room and messages per second, and the node that holds the others back; it has no \`id:\` line, so resuming with \`Last-Event-ID\` is unchanged. 404 for an unknown run or one of another session. ${FRAMES}`,
     tag: 'Events',
     answers: {
       200: text(
-        'A stream of progress events as server-sent events',
+        'A stream of progress events (and, with `flow=true`, flow events) as server-sent events',
         EVENT_STREAM,
-        ProgressEventSchema,
+        z.union([ProgressEventSchema, FlowEventSchema]),
       ),
     },
     errors: [404],
