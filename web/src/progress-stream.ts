@@ -1,10 +1,13 @@
 // The progress stream of one execution, followed live: events as they come, taken up again
 // from the last event id when the connection breaks, ended by the server when the run ends.
+// One stream per tab carries both the state events and, about once a second, the run's flow.
 import { useContext, useEffect, useEffectEvent, useState } from 'react';
+import { activityOfEvent, activityOfFlow, appendActivity } from './activity';
+import type { Activity } from './activity';
 import { ApiError, isTerminalStatus, readEventStream } from './api';
 import { KeyVersion } from './hooks';
 import { segment } from './router';
-import type { ExecutionStatus, ProgressEvent } from './types';
+import type { ExecutionStatus, FlowEvent, ProgressEvent, RunFlow } from './types';
 
 /** Live events kept; older ones scroll away (the stream is best effort anyway, SPEC Events 5). */
 const EVENTS_SHOWN = 50;
@@ -12,7 +15,15 @@ const EVENTS_SHOWN = 50;
 export interface Stream {
   readonly state: string;
   readonly events: readonly ProgressEvent[];
+  /** The run's flow as last sent; undefined before the first and once the run is over. */
+  readonly flow?: RunFlow | undefined;
+  /** When the last flow was sent, in milliseconds since the epoch. */
+  readonly flowAt?: number | undefined;
+  /** Node activity for the timeline, oldest first. */
+  readonly activity: readonly Activity[];
 }
+
+const EMPTY: Omit<Stream, 'state'> = { events: [], activity: [] };
 
 /**
  * Follows the progress stream of the execution. The server ends it once the execution has
@@ -26,27 +37,49 @@ export function useProgressStream(
   const keyVersion = useContext(KeyVersion);
   const [stream, setStream] = useState<Stream & { readonly executionId: string }>();
   const received = useEffectEvent((event: ProgressEvent) => {
-    setStream((previous) => ({
-      executionId,
-      state: 'live',
-      events: [...(previous?.executionId === executionId ? previous.events : []), event].slice(
-        -EVENTS_SHOWN,
-      ),
-    }));
+    setStream((previous) => {
+      const kept = previous?.executionId === executionId ? previous : EMPTY;
+      const activity = activityOfEvent(event);
+      return {
+        ...kept,
+        executionId,
+        state: 'live',
+        events: [...kept.events, event].slice(-EVENTS_SHOWN),
+        activity:
+          activity === undefined ? kept.activity : appendActivity(kept.activity, [activity]),
+        // The run is over: no flow is sent any more, and the last one is no longer true.
+        flow: isTerminalStatus(event.progress.status) ? undefined : kept.flow,
+      };
+    });
     onChange();
+  });
+  // The flow redraws the live view only: the records are read again on state events alone.
+  const flowed = useEffectEvent((event: FlowEvent) => {
+    setStream((previous) => {
+      const kept = previous?.executionId === executionId ? previous : EMPTY;
+      const found = activityOfFlow(kept.flow, event.flow, Date.parse(event.timestamp));
+      return {
+        ...kept,
+        executionId,
+        state: 'live',
+        flow: event.flow,
+        flowAt: Date.parse(event.timestamp),
+        activity: appendActivity(kept.activity, found),
+      };
+    });
   });
   const stateChanged = useEffectEvent((state: string) => {
     setStream((previous) => ({
+      ...(previous?.executionId === executionId ? previous : EMPTY),
       executionId,
       state,
-      events: previous?.executionId === executionId ? previous.events : [],
     }));
     onChange();
   });
   useEffect(() => {
     if (sessionId === undefined) return undefined;
     const controller = new AbortController();
-    const path = `/api/workflow/${segment(sessionId)}/status/${segment(executionId)}/stream`;
+    const path = `/api/workflow/${segment(sessionId)}/status/${segment(executionId)}/stream?flow=true`;
     let lastEventId: string | null = null;
     let lastStatus: ExecutionStatus = 'QUEUED';
     const stopped = () => controller.signal.aborted;
@@ -56,6 +89,11 @@ export function useProgressStream(
           await readEventStream(
             path,
             (event) => {
+              // Flow events carry no id: they leave the place to resume from as it was.
+              if (event.event === 'flow') {
+                flowed(event.data as FlowEvent);
+                return;
+              }
               lastEventId = event.id ?? lastEventId;
               const data = event.data as ProgressEvent;
               lastStatus = data.progress.status;
@@ -86,7 +124,7 @@ export function useProgressStream(
     };
   }, [sessionId, executionId, keyVersion]);
   if (stream === undefined || stream.executionId !== executionId) {
-    return { state: sessionId === undefined ? 'waiting' : 'connecting', events: [] };
+    return { state: sessionId === undefined ? 'waiting' : 'connecting', ...EMPTY };
   }
   return stream;
 }

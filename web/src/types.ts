@@ -16,6 +16,11 @@ export type LogEntry = ApiSchemas['LogLine'];
 export type Approval = ApiSchemas['Approval'];
 /** A progress-stream event: the state event with the execution as it is now. */
 export type ProgressEvent = ApiSchemas['ProgressEvent'];
+/** The live flow of a run (progress stream with `flow=true`), about once a second. */
+export type FlowEvent = ApiSchemas['FlowEvent'];
+export type RunFlow = FlowEvent['flow'];
+export type EdgeFlow = RunFlow['edges'][number];
+export type NodeFlow = RunFlow['nodes'][number];
 
 /** The statuses in the order the filter offers them; the compiler checks none is missing. */
 export const EXECUTION_STATUSES = [

@@ -11,7 +11,8 @@ import { Link, segment } from '../router';
 import { Approvals } from './approvals';
 import { NodeInspector } from './node-inspector';
 import { NodeRepair } from './node-repair';
-import type { ExecutionRecord, WorkflowGraph } from '../types';
+import { ActivityTimeline, LiveFlow } from './live-run';
+import type { ExecutionRecord, RunFlow, WorkflowGraph } from '../types';
 
 const RUN_CONTROLS = ['pause', 'resume', 'step', 'stop'] as const;
 const NODE_CONTROLS = ['pause', 'resume', 'step', 'stop', 'skip', 'unskip'] as const;
@@ -106,9 +107,22 @@ export function ExecutionView(props: { readonly executionId: string }) {
         <Nodes
           record={record}
           graph={graph.data}
+          flow={stream.flow}
           action={action}
           onRepair={setRepairing}
           onInspect={setInspecting}
+        />
+      )}
+      {record !== undefined && !ended && <LiveFlow flow={stream.flow} ended={ended} />}
+      {record !== undefined && (
+        <ActivityTimeline
+          activity={stream.activity}
+          nodeIds={graph.data?.nodes.map((node) => node.nodeId) ?? []}
+          now={Math.max(
+            Date.parse(record.endedAt ?? '') || 0,
+            stream.activity.at(-1)?.at ?? 0,
+            stream.flowAt ?? 0,
+          )}
         />
       )}
       {record !== undefined && inspecting !== undefined && (
@@ -251,6 +265,8 @@ function Summary(props: { readonly record: ExecutionRecord }) {
 function Nodes(props: {
   readonly record: ExecutionRecord;
   readonly graph: WorkflowGraph | undefined;
+  /** The run's live flow while it goes. */
+  readonly flow: RunFlow | undefined;
   readonly action: Action;
   /** Opens the editing of what a node received, to restart the ended run from it. */
   readonly onRepair: (nodeId: string) => void;
@@ -267,7 +283,9 @@ function Nodes(props: {
   const ended = isTerminalStatus(record.status);
   return (
     <Section title="Nodes">
-      {graph !== undefined && <GraphView graph={graph} nodes={record.nodes} />}
+      {graph !== undefined && (
+        <GraphView graph={graph} nodes={record.nodes} flow={ended ? undefined : props.flow} />
+      )}
       {graph !== undefined && graph.version !== record.workflowVersion && (
         <p className="muted">
           The graph shows version {graph.version}, the current one; this run used version{' '}

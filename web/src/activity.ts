@@ -1,0 +1,77 @@
+// Node activity for the timeline of a live run: starts, ends, waits and pauses from the state
+// events of the progress stream, and from its flow events the waits for room downstream and
+// the retries, which have no state event of their own.
+import type { NodeFlow, ProgressEvent, RunFlow } from './types';
+
+export type ActivityKind = 'start' | 'end' | 'wait' | 'resume' | 'held' | 'sends' | 'retry';
+
+export interface Activity {
+  /** Milliseconds since the epoch. */
+  readonly at: number;
+  readonly nodeId: string;
+  readonly kind: ActivityKind;
+  /** What happened, in words: the timeline never tells it by colour alone. */
+  readonly text: string;
+}
+
+/** Entries kept per run: the oldest go first. */
+export const ACTIVITY_KEPT = 500;
+
+const STATE_ACTIVITY: Readonly<Record<string, { kind: ActivityKind; text: string }>> = {
+  'node.started': { kind: 'start', text: 'started' },
+  'node.waiting': { kind: 'wait', text: 'waiting for a signal' },
+  'node.paused': { kind: 'wait', text: 'paused' },
+  'node.resumed': { kind: 'resume', text: 'resumed' },
+  'node.completed': { kind: 'end', text: 'completed' },
+  'node.failed': { kind: 'end', text: 'failed' },
+  'node.timed_out': { kind: 'end', text: 'timed out' },
+  'node.skipped': { kind: 'end', text: 'skipped' },
+  'node.upstream_failed': { kind: 'end', text: 'ended: upstream failed' },
+};
+
+/** The activity a state event tells of, if any. */
+export function activityOfEvent(event: ProgressEvent): Activity | undefined {
+  const nodeId = event.nodeId;
+  const known = STATE_ACTIVITY[event.kind];
+  if (nodeId === undefined || known === undefined) return undefined;
+  return { at: Date.parse(event.timestamp), nodeId, ...known };
+}
+
+/** What changed between two flows of a run: waits for room that began or ended, retries. */
+export function activityOfFlow(
+  previous: RunFlow | undefined,
+  flow: RunFlow,
+  at: number,
+): Activity[] {
+  const before = new Map<string, NodeFlow>(previous?.nodes.map((node) => [node.nodeId, node]));
+  const found: Activity[] = [];
+  for (const node of flow.nodes) {
+    const was = before.get(node.nodeId);
+    if (node.waitingToSend !== (was?.waitingToSend ?? false)) {
+      found.push(
+        node.waitingToSend
+          ? { at, nodeId: node.nodeId, kind: 'held', text: 'waits for room downstream' }
+          : { at, nodeId: node.nodeId, kind: 'sends', text: 'sends again' },
+      );
+    }
+    const retried = node.retries - (was?.retries ?? 0);
+    if (retried > 0) {
+      found.push({
+        at,
+        nodeId: node.nodeId,
+        kind: 'retry',
+        text: retried === 1 ? 'retried a message' : `retried ${String(retried)} messages`,
+      });
+    }
+  }
+  return found;
+}
+
+/** `entries` after `kept`, the newest ACTIVITY_KEPT in time order. */
+export function appendActivity(
+  kept: readonly Activity[],
+  entries: readonly Activity[],
+): readonly Activity[] {
+  if (entries.length === 0) return kept;
+  return [...kept, ...entries].sort((a, b) => a.at - b.at).slice(-ACTIVITY_KEPT);
+}
