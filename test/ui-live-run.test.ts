@@ -101,6 +101,6 @@ describe.skipIf(unavailable !== undefined)(
       expect(await graph.getByText(/holds back/).count()).toBe(0);
       expect(await activity.getByRole('listitem').count()).toBeGreaterThan(0);
       expect(ui.errors).toEqual([]);
-    });
+    }, 60_000);
   },
 );
