@@ -26,6 +26,17 @@ export interface FlowSource {
   /** The run's flow now; undefined while the execution has no run going. */
   flowOf(executionId: string): RunFlow | undefined;
   readonly now: () => number;
+  /** Calls `tick` every `ms` until the answer is called; real timers when absent. */
+  readonly every?: ((ms: number, tick: () => void) => () => void) | undefined;
+}
+
+function everyInterval(ms: number, tick: () => void): () => void {
+  const timer = setInterval(tick, ms);
+  // A stream left open must not keep the process alive at shutdown.
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+  };
 }
 
 /** Sends the run's flow into `sink` until it closes or the run ends. */
@@ -38,7 +49,7 @@ export function followFlow(
   let previous: { readonly at: number; readonly taken: Map<string, number> } | undefined;
   const sendFlow = (): void => {
     if (isTerminalExecutionStatus(entry.status)) {
-      clearInterval(timer);
+      stop();
       return;
     }
     const flow = source.flowOf(entry.executionId);
@@ -67,11 +78,7 @@ export function followFlow(
       flow: view,
     });
   };
-  const timer = setInterval(sendFlow, intervalMs);
-  // A stream left open must not keep the process alive at shutdown.
-  timer.unref();
-  sink.onClose(() => {
-    clearInterval(timer);
-  });
+  const stop = (source.every ?? everyInterval)(intervalMs, sendFlow);
+  sink.onClose(stop);
   sendFlow();
 }
