@@ -13,6 +13,13 @@ export { collectEmits, isEmitStream } from './message.js';
 export type { Emit, EmitStream, Message, MessageHeaders, ProcessResult } from './message.js';
 export { StepFailure } from './step-failure.js';
 export { Credits } from './settlement.js';
+export {
+  bodyOf,
+  consumerCredit,
+  decodeBody,
+  MAX_CONSUMER_CREDIT,
+  publishConcurrency,
+} from './broker-messages.js';
 export type { Settlement, SettlementOutcome } from './settlement.js';
 export { SIGNAL_WAITS_PER_NODE } from './node-context.js';
 export type {

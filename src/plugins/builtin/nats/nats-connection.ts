@@ -121,13 +121,3 @@ export async function closeConnection(connection: NatsConnection, waitMs = 10_00
   }
   await connection.close().catch(() => undefined);
 }
-
-/** Decodes a message body: JSON when `json` and it parses, else the text. */
-export function decodeBody(text: string, json: boolean): unknown {
-  if (!json) return text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}

@@ -5,7 +5,14 @@
 import { jetstream } from '@nats-io/jetstream';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { definePlugin, messageOf, positiveInt, StepFailure, z } from '../../../plugin-api/index.js';
+import {
+  bodyOf,
+  definePlugin,
+  messageOf,
+  publishConcurrency,
+  StepFailure,
+  z,
+} from '../../../plugin-api/index.js';
 import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
 import { closeConnection, connectOnce, natsConnectionKeys } from './nats-connection.js';
 import type { NatsConnectionConfig } from './nats-connection.js';
@@ -21,10 +28,7 @@ export const natsPublishConfigSchema = z.looseObject({
     .boolean()
     .optional()
     .describe('true (default): wait for the JetStream acknowledgement, deduplicated by message id'),
-  concurrency: positiveInt()
-    .max(1000)
-    .optional()
-    .describe('Publishes awaited at once (default 1); above 1 outputs may leave out of order'),
+  concurrency: publishConcurrency(),
 });
 
 export type NatsPublishConfig = z.output<typeof natsPublishConfigSchema>;
@@ -38,13 +42,6 @@ export const natsPublishPlugin = definePlugin({
   outputPorts: () => ['out'],
   create: (config) => new NatsPublisher(config),
 });
-
-/** The body of a payload: a string as it is, anything else as JSON. */
-export function bodyOf(payload: unknown): string {
-  if (typeof payload === 'string') return payload;
-  const text = JSON.stringify(payload) as string | undefined;
-  return text ?? 'null';
-}
 
 class NatsPublisher implements MessageProcessor {
   readonly concurrency: number;

@@ -9,8 +9,11 @@ import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
+  consumerCredit,
   Credits,
+  decodeBody,
   definePlugin,
+  MAX_CONSUMER_CREDIT,
   messageOf,
   positiveInt,
   StepFailure,
@@ -21,15 +24,12 @@ import {
   closeConnection,
   CONNECTION_EVENT,
   connectWithBackoff,
-  decodeBody,
   natsConnectionKeys,
 } from './nats-connection.js';
 
 export const NATS_SUBSCRIBE = 'NATS_SUBSCRIBE';
 /** The `plugin` tag of `svc.plugin.events` for settled messages; outcome is what was sent. */
 export const MESSAGE_EVENT = 'nats.message';
-/** The most unsettled messages a consumer holds when the graph below could take more. */
-export const MAX_CREDIT = 1000;
 const FETCH_EXPIRES_MS = 1000;
 const FIRST_RETRY_MS = 200;
 const MAX_RETRY_MS = 10_000;
@@ -55,7 +55,7 @@ export const natsSubscribeConfigSchema = z
       .max(100_000)
       .optional()
       .describe(
-        `Most unacknowledged messages held; by default what the graph below can take, at most ${MAX_CREDIT}`,
+        `Most unacknowledged messages held; by default what the graph below can take, at most ${MAX_CONSUMER_CREDIT}`,
       ),
     onFailure: z
       .enum(FAILURE_ACTIONS)
@@ -94,11 +94,6 @@ export const natsSubscribePlugin = definePlugin({
   create: (config) => ({ run: (_input, ctx) => consume(config, ctx) }),
 });
 
-/** The credit of the consumer: `maxInFlight`, else what the graph below takes, capped. */
-export function creditOf(config: NatsSubscribeConfig, ctx: NodeContext): number {
-  return config.maxInFlight ?? Math.max(1, Math.min(MAX_CREDIT, ctx.credit ?? MAX_CREDIT));
-}
-
 async function* consume(config: NatsSubscribeConfig, ctx: NodeContext): AsyncGenerator<Emit> {
   const connection = await connectWithBackoff(config, ctx);
   const held = new Set<JsMsg>();
@@ -115,7 +110,7 @@ async function* consume(config: NatsSubscribeConfig, ctx: NodeContext): AsyncGen
     keepAlive.unref();
     const js = jetstream(connection);
     const consumer = await js.consumers.get(config.stream, config.consumer);
-    const credits = new Credits(creditOf(config, ctx));
+    const credits = new Credits(consumerCredit(config.maxInFlight, ctx));
     const settle = settler(config, ctx, connection, held, credits);
     const json = config.decode !== 'text';
     // Fetches wait for a quarter of the credit to be free while messages are under way, so a
