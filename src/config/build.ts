@@ -16,6 +16,7 @@ export const OPTIONAL_PLUGINS = [
   'mcp-tool-call',
   'webhook',
   'nats',
+  'amqp',
   'script-js',
 ] as const;
 

@@ -38,6 +38,8 @@ const MINIMAL: Readonly<Record<string, Record<string, unknown>>> = {
   WEBHOOK_TRIGGER: {},
   NATS_SUBSCRIBE: { servers: 'nats://localhost:4222', stream: 'orders', consumer: 'svc' },
   NATS_PUBLISH: { servers: 'nats://localhost:4222', subject: 'orders.done' },
+  AMQP_CONSUME: { url: 'amqp://localhost:5672', queue: 'orders' },
+  AMQP_PUBLISH: { url: 'amqp://localhost:5672', routingKey: 'orders.done' },
   LLM_CALL: { provider: 'local' },
   SESSION_MEMORY: {},
   SCORE: { expression: 'payload.n * 2' },

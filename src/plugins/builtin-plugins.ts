@@ -36,6 +36,8 @@ import { manualPlugin } from './builtin/triggers/manual.js';
 import { webhookTriggerPlugin } from './builtin/triggers/webhook-trigger.js';
 import { natsPublishPlugin } from './builtin/nats/nats-publish.js';
 import { natsSubscribePlugin } from './builtin/nats/nats-subscribe.js';
+import { amqpConsumePlugin } from './builtin/amqp/amqp-consume.js';
+import { amqpPublishPlugin } from './builtin/amqp/amqp-publish.js';
 import type { PluginRegistry } from './registry.js';
 
 /**
@@ -106,6 +108,7 @@ export const OPTIONAL_PLUGINS = {
   'mcp-tool-call': [entry(mcpToolCallPlugin), entry(mcpListToolsPlugin)],
   webhook: [entry(webhookTriggerPlugin)],
   nats: [entry(natsSubscribePlugin), entry(natsPublishPlugin)],
+  amqp: [entry(amqpConsumePlugin), entry(amqpPublishPlugin)],
   // Adds no type: it enables MAPPER's SCRIPT mode.
   'script-js': [],
 } as const satisfies Readonly<Record<string, readonly PluginEntry[]>>;

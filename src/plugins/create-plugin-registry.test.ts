@@ -41,6 +41,7 @@ const OPTIONAL_TYPES: Readonly<Record<string, readonly string[]>> = {
   'mcp-tool-call': ['MCP_TOOL_CALL', 'MCP_LIST_TOOLS'],
   webhook: ['WEBHOOK_TRIGGER'],
   nats: ['NATS_SUBSCRIBE', 'NATS_PUBLISH'],
+  amqp: ['AMQP_CONSUME', 'AMQP_PUBLISH'],
   'script-js': [],
 };
 
