@@ -62,6 +62,8 @@ export class Restartable {
   constructor(
     readonly args: readonly string[],
     readonly env: () => Record<string, string>,
+    /** How long a boot may take: longer for a test that shares a busy machine. */
+    readonly bootTimeoutMs = 15_000,
   ) {}
 
   get server(): ServerProcess {
@@ -70,7 +72,7 @@ export class Restartable {
   }
 
   async boot(): Promise<ServerProcess> {
-    this.#server = await startServerProcess(this.args, this.env());
+    this.#server = await startServerProcess(this.args, this.env(), this.bootTimeoutMs);
     return this.#server;
   }
 
