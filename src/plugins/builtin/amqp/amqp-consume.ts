@@ -196,9 +196,18 @@ function fatalOf(config: AmqpConsumeConfig, error: unknown): Error | undefined {
   return undefined;
 }
 
+/**
+ * Resolves when the channel closes, or when the broker cancels its consumer (the queue was
+ * deleted, a quorum queue's leader moved): that channel gets no more messages, so it is
+ * closed, the broker requeues what it had out, and the loop consumes on a new one.
+ */
 function closeOf(channel: Channel): Promise<void> {
   return new Promise((resolve) => {
     channel.once('close', () => {
+      resolve();
+    });
+    channel.once('basic.cancel', () => {
+      void channel.close().catch(() => undefined);
       resolve();
     });
   });
