@@ -17,6 +17,7 @@ export const OPTIONAL_PLUGINS = [
   'webhook',
   'nats',
   'amqp',
+  'redis-streams',
   'script-js',
 ] as const;
 

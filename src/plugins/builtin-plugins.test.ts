@@ -40,6 +40,8 @@ const MINIMAL: Readonly<Record<string, Record<string, unknown>>> = {
   NATS_PUBLISH: { servers: 'nats://localhost:4222', subject: 'orders.done' },
   AMQP_CONSUME: { url: 'amqp://localhost:5672', queue: 'orders' },
   AMQP_PUBLISH: { url: 'amqp://localhost:5672', routingKey: 'orders.done' },
+  REDIS_STREAM_READ: { url: 'redis://localhost:6379', stream: 'orders', group: 'svc' },
+  REDIS_STREAM_ADD: { url: 'redis://localhost:6379', stream: 'orders.done' },
   LLM_CALL: { provider: 'local' },
   SESSION_MEMORY: {},
   SCORE: { expression: 'payload.n * 2' },

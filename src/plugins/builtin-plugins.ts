@@ -38,6 +38,8 @@ import { natsPublishPlugin } from './builtin/nats/nats-publish.js';
 import { natsSubscribePlugin } from './builtin/nats/nats-subscribe.js';
 import { amqpConsumePlugin } from './builtin/amqp/amqp-consume.js';
 import { amqpPublishPlugin } from './builtin/amqp/amqp-publish.js';
+import { redisStreamAddPlugin } from './builtin/redis-streams/redis-stream-add.js';
+import { redisStreamReadPlugin } from './builtin/redis-streams/redis-stream-read.js';
 import type { PluginRegistry } from './registry.js';
 
 /**
@@ -109,6 +111,7 @@ export const OPTIONAL_PLUGINS = {
   webhook: [entry(webhookTriggerPlugin)],
   nats: [entry(natsSubscribePlugin), entry(natsPublishPlugin)],
   amqp: [entry(amqpConsumePlugin), entry(amqpPublishPlugin)],
+  'redis-streams': [entry(redisStreamReadPlugin), entry(redisStreamAddPlugin)],
   // Adds no type: it enables MAPPER's SCRIPT mode.
   'script-js': [],
 } as const satisfies Readonly<Record<string, readonly PluginEntry[]>>;

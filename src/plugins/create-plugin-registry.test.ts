@@ -42,6 +42,7 @@ const OPTIONAL_TYPES: Readonly<Record<string, readonly string[]>> = {
   webhook: ['WEBHOOK_TRIGGER'],
   nats: ['NATS_SUBSCRIBE', 'NATS_PUBLISH'],
   amqp: ['AMQP_CONSUME', 'AMQP_PUBLISH'],
+  'redis-streams': ['REDIS_STREAM_READ', 'REDIS_STREAM_ADD'],
   'script-js': [],
 };
 
