@@ -164,7 +164,7 @@ describe.skipIf(unavailable !== undefined)('Redis Streams consumer group and add
     await eventually(
       () => groupState(keys.in, 'relay'),
       (state) => state.pending === 0 && state.lag === 0,
-      150_000,
+      300_000,
     );
     const out = await readStreamFields(redis, keys.out);
     expect(out.length).toBeGreaterThanOrEqual(MESSAGES);
@@ -181,7 +181,7 @@ describe.skipIf(unavailable !== undefined)('Redis Streams consumer group and add
     expect(before).toBeLessThan(MESSAGES);
     const deactivated = await servers.call('POST', '/api/sessions/s/workflows/relay/deactivate');
     expect(deactivated.status, JSON.stringify(deactivated.json)).toBe(200);
-  }, 300_000);
+  }, 600_000);
 
   it('dead-letters an entry that failed for good, and acknowledges the rest', async () => {
     for (let n = 0; n < 20; n++) await redis.xadd(keys.odd, '*', 'payload', JSON.stringify({ n }));

@@ -156,6 +156,9 @@ async function* consume(config: RedisStreamReadConfig, ctx: NodeContext): AsyncG
   const held = new Set<string>();
   const stop = (): void => {
     reads.disconnect();
+    // A command waiting for a server that is away would hold the run's end: dropped. A live
+    // connection stays, so acknowledgements already sent are confirmed before the node ends.
+    if (commands.status !== 'ready') commands.disconnect();
   };
   ctx.signal.addEventListener('abort', stop, { once: true });
   try {
