@@ -18,6 +18,7 @@ export const OPTIONAL_PLUGINS = [
   'nats',
   'amqp',
   'redis-streams',
+  'mqtt',
   'script-js',
 ] as const;
 

@@ -42,6 +42,8 @@ const MINIMAL: Readonly<Record<string, Record<string, unknown>>> = {
   AMQP_PUBLISH: { url: 'amqp://localhost:5672', routingKey: 'orders.done' },
   REDIS_STREAM_READ: { url: 'redis://localhost:6379', stream: 'orders', group: 'svc' },
   REDIS_STREAM_ADD: { url: 'redis://localhost:6379', stream: 'orders.done' },
+  MQTT_SUBSCRIBE: { url: 'mqtt://localhost:1883', topic: 'orders/#' },
+  MQTT_PUBLISH: { url: 'mqtt://localhost:1883', topic: 'orders/done' },
   LLM_CALL: { provider: 'local' },
   SESSION_MEMORY: {},
   SCORE: { expression: 'payload.n * 2' },

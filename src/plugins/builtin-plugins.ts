@@ -40,6 +40,8 @@ import { amqpConsumePlugin } from './builtin/amqp/amqp-consume.js';
 import { amqpPublishPlugin } from './builtin/amqp/amqp-publish.js';
 import { redisStreamAddPlugin } from './builtin/redis-streams/redis-stream-add.js';
 import { redisStreamReadPlugin } from './builtin/redis-streams/redis-stream-read.js';
+import { mqttPublishPlugin } from './builtin/mqtt/mqtt-publish.js';
+import { mqttSubscribePlugin } from './builtin/mqtt/mqtt-subscribe.js';
 import type { PluginRegistry } from './registry.js';
 
 /**
@@ -112,6 +114,7 @@ export const OPTIONAL_PLUGINS = {
   nats: [entry(natsSubscribePlugin), entry(natsPublishPlugin)],
   amqp: [entry(amqpConsumePlugin), entry(amqpPublishPlugin)],
   'redis-streams': [entry(redisStreamReadPlugin), entry(redisStreamAddPlugin)],
+  mqtt: [entry(mqttSubscribePlugin), entry(mqttPublishPlugin)],
   // Adds no type: it enables MAPPER's SCRIPT mode.
   'script-js': [],
 } as const satisfies Readonly<Record<string, readonly PluginEntry[]>>;

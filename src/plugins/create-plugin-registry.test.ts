@@ -43,6 +43,7 @@ const OPTIONAL_TYPES: Readonly<Record<string, readonly string[]>> = {
   nats: ['NATS_SUBSCRIBE', 'NATS_PUBLISH'],
   amqp: ['AMQP_CONSUME', 'AMQP_PUBLISH'],
   'redis-streams': ['REDIS_STREAM_READ', 'REDIS_STREAM_ADD'],
+  mqtt: ['MQTT_SUBSCRIBE', 'MQTT_PUBLISH'],
   'script-js': [],
 };
 

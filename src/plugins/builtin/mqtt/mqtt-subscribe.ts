@@ -1,0 +1,257 @@
+// MQTT_SUBSCRIBE (optional plugin mqtt): a trigger on an MQTT 5 persistent session. Each QoS 1
+// or 2 message is acknowledged (PUBACK, or PUBREC then PUBCOMP) only when everything it led to in
+// the run is done; a failure after retries leaves it unacknowledged and reconnects the session
+// so the broker sends it again, acknowledges it, or dead-letters it. The session's Receive
+// Maximum is the graph's credit, so the broker keeps the backlog (docs/brokers.md).
+import type { IPublishPacket, MqttClient, Packet } from 'mqtt';
+import { definePlugin, messageOf, positiveInt, z } from '../../../plugin-api/index.js';
+import type { Emit, NodeContext, SettlementOutcome } from '../../../plugin-api/index.js';
+import {
+  clientIdOf,
+  connectClient,
+  decodeBody,
+  mqttConnectionKeys,
+  WITHHELD,
+} from './mqtt-connection.js';
+import { Deliveries } from './mqtt-deliveries.js';
+import type { Delivery } from './mqtt-deliveries.js';
+import { deliveryKey } from './mqtt-message-key.js';
+
+export const MQTT_SUBSCRIBE = 'MQTT_SUBSCRIBE';
+/** The `plugin` tag of `svc.plugin.events` for settled messages; outcome is what was done. */
+export const MESSAGE_EVENT = 'mqtt.message';
+/** The `plugin` tag for messages received: outcome `delivered`, or `redelivered` (DUP set). */
+export const DELIVERY_EVENT = 'mqtt.delivery';
+/** The most unacknowledged messages a session holds when the graph below could take more. */
+export const MAX_CREDIT = 1000;
+
+export const FAILURE_ACTIONS = ['redeliver', 'ack', 'dead-letter'] as const;
+
+export const mqttSubscribeConfigSchema = z
+  .looseObject({
+    ...mqttConnectionKeys,
+    topic: z.string().min(1).describe('Topic filter to subscribe to (+ and # wildcards allowed)'),
+    qos: z
+      .union([z.literal(1), z.literal(2)])
+      .optional()
+      .describe('Subscription QoS, 1 (default) or 2'),
+    sessionExpirySeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(4_294_967_295)
+      .optional()
+      .describe('How long the broker keeps the session and its backlog while away (default 1 day)'),
+    maxInFlight: positiveInt()
+      .max(65_535)
+      .optional()
+      .describe(
+        `Receive Maximum: most unacknowledged messages held; by default what the graph below can take, at most ${MAX_CREDIT}`,
+      ),
+    onFailure: z
+      .enum(FAILURE_ACTIONS)
+      .optional()
+      .describe(
+        'A message that failed in the run: redeliver (default: unacknowledged, the session reconnects), ack, dead-letter',
+      ),
+    redeliverDelayMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(3_600_000)
+      .optional()
+      .describe('For onFailure redeliver: the pause before the session reconnects (default 5000)'),
+    deadLetterTopic: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('For onFailure dead-letter: the topic failed messages are published to (QoS 1)'),
+    decode: z
+      .enum(['json', 'text'])
+      .optional()
+      .describe('json (default): a JSON body is parsed, other bodies stay text; text: always text'),
+  })
+  .superRefine((config, ctx) => {
+    if (config.onFailure === 'dead-letter' && config.deadLetterTopic === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['deadLetterTopic'],
+        message: 'onFailure dead-letter needs deadLetterTopic',
+      });
+    }
+  });
+
+export type MqttSubscribeConfig = z.output<typeof mqttSubscribeConfigSchema>;
+
+export const mqttSubscribePlugin = definePlugin({
+  type: MQTT_SUBSCRIBE,
+  kind: 'trigger',
+  description:
+    'Subscribes with an MQTT 5 persistent session and emits each message; acknowledges it only when everything it led to is done, holding no more than the workflow can take.',
+  configSchema: mqttSubscribeConfigSchema,
+  outputPorts: () => ['out'],
+  create: (config) => ({ run: (_input, ctx) => consume(config, ctx) }),
+});
+
+/** The session's Receive Maximum: `maxInFlight`, else what the graph below takes, capped. */
+export function creditOf(config: MqttSubscribeConfig, ctx: NodeContext): number {
+  return config.maxInFlight ?? Math.max(1, Math.min(MAX_CREDIT, ctx.credit ?? MAX_CREDIT));
+}
+
+async function* consume(config: MqttSubscribeConfig, ctx: NodeContext): AsyncGenerator<Emit> {
+  const deliveries = new Deliveries();
+  // Messages received and not yet emitted; never more than the Receive Maximum, since the
+  // broker sends no more unacknowledged ones.
+  const arrived: Delivery[] = [];
+  let wake: (() => void) | undefined;
+  // Set once connected; the handler below may run before the connection's promise settles.
+  const connection: { client?: MqttClient } = {};
+  const client = await connectClient(
+    config,
+    ctx,
+    {
+      clientId: clientIdOf(config, ctx, 'sub'),
+      // A persistent session: what was not acknowledged when the process died is sent again when
+      // it is back, and the backlog waits on the broker meanwhile.
+      clean: false,
+      properties: {
+        sessionExpiryInterval: config.sessionExpirySeconds ?? 86_400,
+        receiveMaximum: creditOf(config, ctx),
+      },
+      customHandleAcks: (_topic, _payload, packet: IPublishPacket, answer) => {
+        const received = deliveries.receive(packet);
+        if (received.kind === 'ack' && connection.client !== undefined) {
+          sendAck(connection.client, packet.qos, packet.messageId ?? 0);
+        } else if (received.kind === 'emit') {
+          ctx.report(DELIVERY_EVENT, packet.dup ? 'redelivered' : 'delivered');
+          arrived.push(received.delivery);
+          wake?.();
+        }
+        answer(WITHHELD);
+      },
+    },
+    (sessionPresent) => {
+      deliveries.connected(sessionPresent);
+    },
+  );
+  connection.client = client;
+  let redeliverTimer: NodeJS.Timeout | undefined;
+  const settle = settler(config, ctx, client, deliveries, () => {
+    // Unacknowledged messages come again only on a new connection of the session.
+    redeliverTimer ??= setTimeout(() => {
+      redeliverTimer = undefined;
+      client.end(false, {}, () => client.reconnect());
+    }, config.redeliverDelayMs ?? 5000);
+  });
+  try {
+    await client.subscribeAsync(config.topic, { qos: config.qos ?? 1 });
+    const json = config.decode !== 'text';
+    const onAbort = (): void => wake?.();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      while (!ctx.signal.aborted) {
+        const delivery = arrived.shift();
+        if (delivery === undefined) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+          continue;
+        }
+        yield emitOf(config, delivery, json, settle);
+      }
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+  } finally {
+    if (redeliverTimer !== undefined) clearTimeout(redeliverTimer);
+    // Left unacknowledged: the broker sends what the run still held to the next connection.
+    await client.endAsync(true).catch(() => undefined);
+  }
+}
+
+function emitOf(
+  config: MqttSubscribeConfig,
+  delivery: Delivery,
+  json: boolean,
+  settle: (delivery: Delivery, outcome: SettlementOutcome) => void,
+): Emit {
+  const { packet } = delivery;
+  const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+  return {
+    payload: decodeBody(payload.toString('utf8'), json),
+    headers: {
+      mqttTopic: packet.topic,
+      mqttQos: packet.qos,
+      mqttRetain: packet.retain,
+      mqttDuplicate: packet.dup,
+    },
+    settlement: {
+      key: deliveryKey(packet, config.idProperty),
+      onSettled: (outcome) => {
+        settle(delivery, outcome);
+      },
+    },
+  };
+}
+
+/** Sends the acknowledgement of a QoS 1 (PUBACK) or QoS 2 (PUBREC; PUBCOMP follows) message. */
+function sendAck(client: MqttClient, qos: number, messageId: number): void {
+  // MQTT.js has no public call for an acknowledgement sent later than its handler's answer; its
+  // own handlers send theirs this way.
+  const internal = client as unknown as { _sendPacket: (packet: Packet) => void };
+  internal._sendPacket({ cmd: qos === 2 ? 'pubrec' : 'puback', messageId });
+}
+
+/** What a settled message does with the broker's copy. */
+function settler(
+  config: MqttSubscribeConfig,
+  ctx: NodeContext,
+  client: MqttClient,
+  deliveries: Deliveries,
+  redeliver: () => void,
+): (delivery: Delivery, outcome: SettlementOutcome) => void {
+  const ack = (delivery: Delivery, sent: string): void => {
+    if (deliveries.acknowledge(delivery, client.connected)) {
+      sendAck(client, delivery.packet.qos, delivery.packet.messageId ?? 0);
+    }
+    ctx.report(MESSAGE_EVENT, sent);
+  };
+  return (delivery, outcome) => {
+    if (!deliveries.holds(delivery)) return;
+    if (outcome === 'done') {
+      ack(delivery, 'acked');
+    } else if (outcome === 'cancelled' || (config.onFailure ?? 'redeliver') === 'redeliver') {
+      deliveries.release(delivery);
+      ctx.report(MESSAGE_EVENT, 'released');
+      // A cancelled message is sent again when the node ends and a next run connects.
+      if (outcome === 'failed') redeliver();
+    } else if (config.onFailure === 'ack') {
+      ack(delivery, 'dropped');
+    } else {
+      const { packet } = delivery;
+      client
+        .publishAsync(config.deadLetterTopic ?? '', packet.payload, {
+          qos: 1,
+          properties: {
+            userProperties: {
+              'original-topic': packet.topic,
+              'workflow-node': `${ctx.workflowId}/${ctx.nodeId}`,
+              ...packet.properties?.userProperties,
+            },
+          },
+        })
+        .then(
+          () => {
+            ack(delivery, 'dead-lettered');
+          },
+          (error: unknown) => {
+            ctx.log.warn('Dead letter not published; message left for redelivery', {
+              error: messageOf(error),
+            });
+            deliveries.release(delivery);
+            ctx.report(MESSAGE_EVENT, 'released');
+            redeliver();
+          },
+        );
+    }
+  };
+}
