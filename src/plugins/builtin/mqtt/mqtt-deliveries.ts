@@ -30,6 +30,13 @@ export class Deliveries {
     return this.#held.size;
   }
 
+  /** Messages the run works on: held and not yet settled. */
+  get unsettled(): number {
+    let count = 0;
+    for (const delivery of this.#held.values()) if (delivery.state === 'held') count++;
+    return count;
+  }
+
   /** A new connection; without its session, the broker forgot what was unacknowledged. */
   connected(sessionPresent: boolean): void {
     this.#generation++;

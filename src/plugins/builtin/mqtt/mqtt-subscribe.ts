@@ -106,6 +106,18 @@ async function* consume(config: MqttSubscribeConfig, ctx: NodeContext): AsyncGen
   let wake: (() => void) | undefined;
   // Set once connected; the handler below may run before the connection's promise settles.
   const connection: { client?: MqttClient } = {};
+  const credit = creditOf(config, ctx);
+  // Brokers do not all keep to the Receive Maximum once acknowledgements flow (Mosquitto 2.0
+  // has been seen sending hundreds past it): with the credit used up, the handler's answer
+  // waits for a message to settle, so MQTT.js stops reading and the socket's back-pressure
+  // leaves the rest on the broker.
+  let paused: (() => void) | undefined;
+  const resume = (): void => {
+    if (paused === undefined || deliveries.unsettled >= credit) return;
+    const go = paused;
+    paused = undefined;
+    go();
+  };
   const client = await connectClient(
     config,
     ctx,
@@ -116,7 +128,7 @@ async function* consume(config: MqttSubscribeConfig, ctx: NodeContext): AsyncGen
       clean: false,
       properties: {
         sessionExpiryInterval: config.sessionExpirySeconds ?? 86_400,
-        receiveMaximum: creditOf(config, ctx),
+        receiveMaximum: credit,
       },
       customHandleAcks: (_topic, _payload, packet: IPublishPacket, answer) => {
         const received = deliveries.receive(packet);
@@ -127,7 +139,11 @@ async function* consume(config: MqttSubscribeConfig, ctx: NodeContext): AsyncGen
           arrived.push(received.delivery);
           wake?.();
         }
-        answer(WITHHELD);
+        if (deliveries.unsettled >= credit) {
+          paused = () => {
+            answer(WITHHELD);
+          };
+        } else answer(WITHHELD);
       },
     },
     (sessionPresent) => {
@@ -136,11 +152,15 @@ async function* consume(config: MqttSubscribeConfig, ctx: NodeContext): AsyncGen
   );
   connection.client = client;
   let redeliverTimer: NodeJS.Timeout | undefined;
-  const settle = settler(config, ctx, client, deliveries, () => {
+  let closing = false;
+  const settle = settler(config, ctx, client, deliveries, resume, () => {
     // Unacknowledged messages come again only on a new connection of the session.
     redeliverTimer ??= setTimeout(() => {
       redeliverTimer = undefined;
-      client.end(false, {}, () => client.reconnect());
+      client.end(false, {}, () => {
+        // The node may have ended meanwhile: its client stays closed.
+        if (!closing) client.reconnect();
+      });
     }, config.redeliverDelayMs ?? 5000);
   });
   try {
@@ -162,6 +182,7 @@ async function* consume(config: MqttSubscribeConfig, ctx: NodeContext): AsyncGen
       ctx.signal.removeEventListener('abort', onAbort);
     }
   } finally {
+    closing = true;
     if (redeliverTimer !== undefined) clearTimeout(redeliverTimer);
     // Left unacknowledged: the broker sends what the run still held to the next connection.
     await client.endAsync(true).catch(() => undefined);
@@ -207,6 +228,7 @@ function settler(
   ctx: NodeContext,
   client: MqttClient,
   deliveries: Deliveries,
+  resume: () => void,
   redeliver: () => void,
 ): (delivery: Delivery, outcome: SettlementOutcome) => void {
   const ack = (delivery: Delivery, sent: string): void => {
@@ -214,9 +236,17 @@ function settler(
       sendAck(client, delivery.packet.qos, delivery.packet.messageId ?? 0);
     }
     ctx.report(MESSAGE_EVENT, sent);
+    resume();
   };
   return (delivery, outcome) => {
     if (!deliveries.holds(delivery)) return;
+    try {
+      settleOne(delivery, outcome);
+    } finally {
+      resume();
+    }
+  };
+  function settleOne(delivery: Delivery, outcome: SettlementOutcome): void {
     if (outcome === 'done') {
       ack(delivery, 'acked');
     } else if (outcome === 'cancelled' || (config.onFailure ?? 'redeliver') === 'redeliver') {
@@ -249,9 +279,10 @@ function settler(
             });
             deliveries.release(delivery);
             ctx.report(MESSAGE_EVENT, 'released');
+            resume();
             redeliver();
           },
         );
     }
-  };
+  }
 }
