@@ -164,12 +164,21 @@ async function* consume(config: MqttSubscribeConfig, ctx: NodeContext): AsyncGen
     }, config.redeliverDelayMs ?? 5000);
   });
   try {
-    await client.subscribeAsync(config.topic, { qos: config.qos ?? 1 });
+    // Not awaited before emitting: a resumed session's backlog arrives ahead of the SUBACK, and
+    // with the credit used up MQTT.js reads the SUBACK only once those messages settle.
+    let refused: Error | undefined;
+    client.subscribeAsync(config.topic, { qos: config.qos ?? 1 }).catch((error: unknown) => {
+      refused = new Error(`MQTT subscription to '${config.topic}' failed: ${messageOf(error)}`, {
+        cause: error,
+      });
+      wake?.();
+    });
     const json = config.decode !== 'text';
     const onAbort = (): void => wake?.();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
       while (!ctx.signal.aborted) {
+        if (refused !== undefined) throw refused;
         const delivery = arrived.shift();
         if (delivery === undefined) {
           await new Promise<void>((resolve) => (wake = resolve));
