@@ -152,13 +152,3 @@ export function noDelay(client: MqttClient): void {
  * watch above ignores; the node sends the acknowledgement itself once the message settles.
  */
 export const WITHHELD = new Error('MQTT acknowledgement withheld until the message settles');
-
-/** Decodes a message body: JSON when `json` and it parses, else the text. */
-export function decodeBody(text: string, json: boolean): unknown {
-  if (!json) return text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}

@@ -3,7 +3,7 @@
 // workflow's MQTT_SUBSCRIBE) keeps the id of a message published again after a crash. At QoS 1
 // and 2 the broker's acknowledgement is awaited before the message goes on.
 import type { MqttClient } from 'mqtt';
-import { definePlugin, messageOf, positiveInt, z } from '../../../plugin-api/index.js';
+import { bodyOf, definePlugin, messageOf, positiveInt, z } from '../../../plugin-api/index.js';
 import type { Emit, Message, MessageProcessor, NodeContext } from '../../../plugin-api/index.js';
 import { connectClient, ID_PROPERTY, mqttConnectionKeys } from './mqtt-connection.js';
 
@@ -36,13 +36,6 @@ export const mqttPublishPlugin = definePlugin({
   outputPorts: () => ['out'],
   create: (config) => new MqttPublisher(config),
 });
-
-/** The body of a payload: a string as it is, anything else as JSON. */
-export function bodyOf(payload: unknown): string {
-  if (typeof payload === 'string') return payload;
-  const text = JSON.stringify(payload) as string | undefined;
-  return text ?? 'null';
-}
 
 class MqttPublisher implements MessageProcessor {
   readonly concurrency: number;

@@ -4,15 +4,17 @@
 // so the broker sends it again, acknowledges it, or dead-letters it. The session's Receive
 // Maximum is the graph's credit, so the broker keeps the backlog (docs/brokers.md).
 import type { IPublishPacket, MqttClient, Packet } from 'mqtt';
-import { definePlugin, messageOf, positiveInt, z } from '../../../plugin-api/index.js';
-import type { Emit, NodeContext, SettlementOutcome } from '../../../plugin-api/index.js';
 import {
-  clientIdOf,
-  connectClient,
+  consumerCredit,
   decodeBody,
-  mqttConnectionKeys,
-  WITHHELD,
-} from './mqtt-connection.js';
+  definePlugin,
+  MAX_CONSUMER_CREDIT,
+  messageOf,
+  positiveInt,
+  z,
+} from '../../../plugin-api/index.js';
+import type { Emit, NodeContext, SettlementOutcome } from '../../../plugin-api/index.js';
+import { clientIdOf, connectClient, mqttConnectionKeys, WITHHELD } from './mqtt-connection.js';
 import { Deliveries } from './mqtt-deliveries.js';
 import type { Delivery } from './mqtt-deliveries.js';
 import { deliveryKey } from './mqtt-message-key.js';
@@ -22,8 +24,8 @@ export const MQTT_SUBSCRIBE = 'MQTT_SUBSCRIBE';
 export const MESSAGE_EVENT = 'mqtt.message';
 /** The `plugin` tag for messages received: outcome `delivered`, or `redelivered` (DUP set). */
 export const DELIVERY_EVENT = 'mqtt.delivery';
-/** The most unacknowledged messages a session holds when the graph below could take more. */
-export const MAX_CREDIT = 1000;
+/** The most unacknowledged messages a subscriber holds when the graph below could take more. */
+export const MAX_CREDIT = MAX_CONSUMER_CREDIT;
 
 export const FAILURE_ACTIONS = ['redeliver', 'ack', 'dead-letter'] as const;
 
@@ -95,7 +97,7 @@ export const mqttSubscribePlugin = definePlugin({
 
 /** The session's Receive Maximum: `maxInFlight`, else what the graph below takes, capped. */
 export function creditOf(config: MqttSubscribeConfig, ctx: NodeContext): number {
-  return config.maxInFlight ?? Math.max(1, Math.min(MAX_CREDIT, ctx.credit ?? MAX_CREDIT));
+  return consumerCredit(config.maxInFlight, ctx);
 }
 
 async function* consume(config: MqttSubscribeConfig, ctx: NodeContext): AsyncGenerator<Emit> {
