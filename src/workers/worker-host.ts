@@ -52,9 +52,14 @@ interface RunningCall {
   readonly send: Send;
 }
 
+/** The run and node a log line of a placed node belongs to. */
+function tagsOf(open: OpenFrame): { executionId: string; nodeId: string; type: string } {
+  return { executionId: open.executionId, nodeId: open.nodeId, type: open.nodeType };
+}
+
 /** Plugins log on the worker, tagged with the run and node they belong to. */
 function nodeLog(logger: WorkersLogger, open: OpenFrame): NodeLog {
-  const tags = { executionId: open.executionId, nodeId: open.nodeId, type: open.nodeType };
+  const tags = tagsOf(open);
   const write =
     (method: keyof WorkersLogger) =>
     (message: string, fields: Readonly<Record<string, unknown>> = {}): void => {
@@ -104,6 +109,17 @@ export class WorkerHost {
   }
 
   /**
+   * A debug line with what is open and running now: how a worker's operator (and a test of a
+   * worker process) sees nodes and calls come and go without a debugger.
+   */
+  #debug(message: string, fields: Readonly<Record<string, unknown>>): void {
+    this.#options.logger.debug(
+      { ...fields, openNodes: this.#nodes.size, runningCalls: this.#calls.size },
+      message,
+    );
+  }
+
+  /**
    * Makes the node's runtime. What keeps it from running here (a type this worker does not
    * run, a refused placeholder, a whole-stream type) fails each of its messages, never retried.
    */
@@ -120,6 +136,7 @@ export class WorkerHost {
         ? { runtime: made.runtime, failure: undefined }
         : { runtime: undefined, failure: made.failure }),
     });
+    this.#debug('Placed node opened', tagsOf(open));
   }
 
   #create(open: OpenFrame): { runtime: MessageProcessor } | { failure: string } {
@@ -194,6 +211,7 @@ export class WorkerHost {
     this.#calls.set(callId, { node, controller, send });
     node.calls.add(callId);
     this.#peakCalls = Math.max(this.#peakCalls, this.#calls.size);
+    this.#debug('Call started', { call: callId, ...tagsOf(node.open) });
     const ctx = new WorkerNodeContext(
       node,
       AbortSignal.any([node.controller.signal, controller.signal]),
@@ -204,6 +222,7 @@ export class WorkerHost {
       node.calls.delete(callId);
       // Cancelled meanwhile: the control plane gave up on the call, and has its credit back.
       if (!this.#calls.delete(callId)) return;
+      this.#debug('Call ended', { call: callId, ...tagsOf(node.open) });
       let built: WorkerFrame;
       try {
         built = frame();
@@ -251,6 +270,7 @@ export class WorkerHost {
     call.node.calls.delete(callId);
     call.controller.abort(new Error('Cancelled by the control plane'));
     call.send({ credit: { count: 1 } });
+    this.#debug('Call cancelled', { call: callId, ...tagsOf(call.node.open) });
   }
 
   /** The node ended: its calls are aborted and its runtime closed. */
@@ -265,6 +285,7 @@ export class WorkerHost {
     }
     node.calls.clear();
     node.controller.abort(new Error(reason));
+    this.#debug('Placed node closed', { ...tagsOf(node.open), reason });
     try {
       await node.runtime?.close?.();
     } catch (error) {
