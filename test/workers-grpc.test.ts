@@ -7,25 +7,22 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/index.js';
-import { createConfigResolver, defaultSettings } from '../src/config/index.js';
-import { createPluginRegistry } from '../src/plugins/index.js';
-import {
-  ControlPlaneServer,
-  TOKEN_METADATA,
-  WORKERS_SERVICE,
-  WorkerClient,
-  WorkerHost,
-  WorkerRegistry,
-  workersClient,
-  connectCall,
-} from '../src/workers/index.js';
-import type { ControlFrame, Received } from '../src/workers/index.js';
+import { ControlPlaneServer, WORKERS_SERVICE, WorkerRegistry } from '../src/workers/index.js';
 import type { TestServer } from './support/server.js';
+import { rawConnect, registration } from './support/worker-calls.js';
 import { endOf, eventually } from './support/wait.js';
-import { TOKEN, placedFlow, startControlPlane, startRun, startWorker } from './support/workers.js';
+import { TOKEN, placedFlow, startControlPlane, startRun } from './support/workers.js';
+import {
+  lastCounts,
+  peakCalls,
+  startWorkerProcess,
+  untilLogged,
+} from './support/worker-process.js';
 
 const require = createRequire(import.meta.url);
 const closers: (() => Promise<unknown>)[] = [];
+/** The time limit of a case that starts a worker process: a loaded machine takes long. */
+const STARTS = 90_000;
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
@@ -110,7 +107,7 @@ describe('the standard gRPC health service on the workers port', () => {
   });
 });
 
-describe('a standby control plane', () => {
+describe('a standby control plane', { timeout: STARTS }, () => {
   it('refuses workers while the server is a standby, and accepts them once it leads', async () => {
     let leader = false;
     const registry = new WorkerRegistry({ clock: new ManualClock() });
@@ -127,39 +124,32 @@ describe('a standby control plane', () => {
     });
     const { port } = await server.listen();
     closers.push(() => server.close());
-    const settings = defaultSettings('dev');
-    const client = new WorkerClient({
-      host: '127.0.0.1',
-      port,
-      token: TOKEN,
-      name: 'patient',
-      pool: 'default',
-      slots: 1,
-      pluginTypes: ['MAPPER'],
-      maxInFlight: 4,
-      heartbeatMs: 10_000,
-      runtimes: new WorkerHost({
-        catalog: createPluginRegistry({ settings, optionalPlugins: [] }),
-        pluginTypes: new Set(['MAPPER']),
-        resolveConfig: createConfigResolver({ env: {}, settings }),
-        logger: silent,
-      }),
-      logger: silent,
-      retryMs: 20,
-      maxRetryMs: 50,
-    });
-    client.start();
-    closers.push(() => client.close());
+    // A worker process, which tries again after a backoff while it is refused.
+    const patient = await startWorkerProcess(
+      { workers: { address: '127.0.0.1', port } },
+      {
+        argv: ['--svc.workers.name=patient', '--svc.workers.plugin-types=MAPPER'],
+        connected: false,
+      },
+    );
+    closers.push(() => patient.kill());
     await eventually(
       () => Promise.resolve(standbyLog.length),
       (refusals) => refusals >= 2,
+      STARTS,
     );
     expect(standbyLog[0]).toBe(
       'A worker was refused: The server is a standby; connect to the leader',
     );
     expect(registry.connected).toBe(0);
+    expect(patient.logLines()).toContainEqual(
+      expect.objectContaining({
+        reason: 'standby',
+        msg: 'Refused: The server is a standby; connect to the leader',
+      }),
+    );
     leader = true;
-    await client.connected;
+    await untilLogged(patient, (line) => line.msg === 'Connected to the control plane');
     expect(registry.connected).toBe(1);
   });
 });
@@ -206,26 +196,13 @@ describe('server reflection (svc.workers.reflection)', () => {
 
 describe('the token as call metadata', () => {
   /** Opens a Connect call with these metadata and registers; answers the ending status. */
-  async function register(port: number, authorization: string | undefined) {
-    const client = workersClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    closers.push(() => {
-      client.close();
-      return Promise.resolve();
+  function register(port: number, authorization: string | undefined) {
+    return rawConnect({
+      target: `127.0.0.1:${port}`,
+      authorization,
+      frames: [registration()],
+      endOnAnswer: true,
     });
-    const metadata = new grpc.Metadata();
-    if (authorization !== undefined) metadata.set(TOKEN_METADATA, authorization);
-    const call = connectCall(client, metadata);
-    const frames: Received<ControlFrame>[] = [];
-    call.on('data', (frame: Received<ControlFrame>) => {
-      frames.push(frame);
-      call.end();
-    });
-    call.on('error', () => undefined);
-    call.write({
-      register: { name: 'x', pool: 'default', slots: 1, pluginTypes: ['MAPPER'], credits: 1 },
-    });
-    const status = await new Promise<grpc.StatusObject>((resolve) => call.on('status', resolve));
-    return { status, frames };
   }
 
   it('refuses a call without the token or with a wrong one with UNAUTHENTICATED, and welcomes the right one', async () => {
@@ -242,10 +219,10 @@ describe('the token as call metadata', () => {
   });
 });
 
-describe('credits (svc.workers.max-in-flight)', () => {
+describe('credits (svc.workers.max-in-flight)', { timeout: STARTS }, () => {
   it('holds a slow worker’s sender back: no more calls in flight than the worker granted, the rest wait on the control plane and run when credit comes back', async () => {
     const server = await controlPlane();
-    const slow = await startWorker(server, {
+    const slow = await startWorkerProcess(server, {
       argv: [
         '--svc.workers.plugin-types=PROCESS_EXECUTOR',
         '--svc.process.allow-any=true',
@@ -253,25 +230,30 @@ describe('credits (svc.workers.max-in-flight)', () => {
         '--svc.workers.max-in-flight=1',
       ],
     });
-    closers.push(() => slow.close());
+    closers.push(() => slow.kill());
     const flow = (id: string) =>
       placedFlow(id, {
         type: 'PROCESS_EXECUTOR',
         config: { command: 'sleep', args: ['0.5'], engine: { placement: 'default' } },
       });
     const ids = [await startRun(server, flow('one')), await startRun(server, flow('two'))];
-    const workerId = slow.client.workerId ?? '';
+    const workerId = slow.workerId() ?? '';
     // Both nodes hold a slot; one call is on the worker and the other waits for credit.
     await eventually(
       () => Promise.resolve(server.app.workers.inFlight(workerId)),
       (inFlight) => inFlight?.sent === 1 && inFlight.waiting === 1,
     );
     await eventually(
-      () => Promise.resolve(slow.runtimes.openNodes),
+      () => Promise.resolve(lastCounts(slow).openNodes),
       (open) => open === 2,
     );
     for (const id of ids) expect((await endOf(server, id)).status).toBe('COMPLETED');
-    expect(slow.runtimes.peakCalls).toBe(1);
+    // Every call has said it started and ended.
+    await eventually(
+      () => Promise.resolve(slow.logLines().filter((line) => line.msg === 'Call ended').length),
+      (ended) => ended === 2,
+    );
+    expect(peakCalls(slow)).toBe(1);
     expect(server.app.workers.inFlight(workerId)).toEqual({ sent: 0, waiting: 0 });
   });
 });

@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN_METADATA, connectCall, workersClient } from '../src/workers/index.js';
-import type { ControlFrame, Received } from '../src/workers/index.js';
 import type { TestServer } from './support/server.js';
-import { endOf, eventually } from './support/wait.js';
-import { TOKEN, placedFlow, startControlPlane, startRun, startWorker } from './support/workers.js';
+import { endOf } from './support/wait.js';
+import { rawConnect, registration } from './support/worker-calls.js';
+import { startWorkerProcess, untilLogged } from './support/worker-process.js';
+import type { WorkerProcessOptions } from './support/worker-process.js';
+import { TOKEN, placedFlow, startControlPlane, startRun } from './support/workers.js';
 
 let dir = '';
 const closers: (() => Promise<unknown>)[] = [];
@@ -80,19 +81,39 @@ async function controlPlane(sslBundle: string): Promise<TestServer> {
   return server;
 }
 
+/** A worker process connecting to `localhost` with this bundle, killed after the test. */
+async function worker(server: TestServer, bundle: string, options: WorkerProcessOptions = {}) {
+  const started = await startWorkerProcess(server, {
+    ...options,
+    host: 'localhost',
+    argv: [`--svc.workers.ssl-bundle=${bundle}`, '--svc.workers.plugin-types=MAPPER'],
+  });
+  closers.push(() => started.kill());
+  return started;
+}
+
+/** Waits until the worker says it lost its call; answers why. */
+async function disconnected(started: Awaited<ReturnType<typeof worker>>): Promise<unknown> {
+  const line = await untilLogged(
+    started,
+    (logged) => logged.msg === 'Disconnected from the control plane',
+    STARTS,
+  );
+  return line.reason;
+}
+
+/** The time limit of a case that starts a worker process: a loaded machine takes long. */
+const STARTS = 90_000;
+
 const mapper = {
   type: 'MAPPER',
   config: { mode: 'PROJECTION', expression: '"over TLS"', engine: { placement: 'default' } },
 };
 
-describe('workers over TLS with mandatory client certificates', () => {
+describe('workers over TLS with mandatory client certificates', { timeout: STARTS }, () => {
   it('runs a placed node over TLS when the worker shows a certificate of the trusted CA and the control plane certificate names the host', async () => {
     const server = await controlPlane(controlBundle);
-    const worker = await startWorker(server, {
-      host: 'localhost',
-      argv: [`--svc.workers.ssl-bundle=${workerBundle}`, '--svc.workers.plugin-types=MAPPER'],
-    });
-    closers.push(() => worker.close());
+    await worker(server, workerBundle);
     const id = await startRun(server, placedFlow('tls', mapper));
     expect((await endOf(server, id)).status).toBe('COMPLETED');
     const results = await server.call('GET', `/api/executions/${id}/results`);
@@ -103,31 +124,11 @@ describe('workers over TLS with mandatory client certificates', () => {
 
   it('refuses a client without a certificate: the call fails and it never gets a welcome', async () => {
     const server = await controlPlane(controlBundle);
-    const client = workersClient(
-      `localhost:${server.workers?.port ?? 0}`,
-      grpc.credentials.createSsl(readFileSync(path.join(controlBundle, 'ca.pem'))),
-    );
-    closers.push(() => {
-      client.close();
-      return Promise.resolve();
-    });
-    const metadata = new grpc.Metadata();
-    metadata.set(TOKEN_METADATA, `Bearer ${TOKEN}`);
-    const call = connectCall(client, metadata);
-    const frames: Received<ControlFrame>[] = [];
-    call.on('data', (frame: Received<ControlFrame>) => frames.push(frame));
-    call.write({
-      register: {
-        name: 'anonymous',
-        pool: 'default',
-        slots: 1,
-        pluginTypes: ['MAPPER'],
-        credits: 1,
-      },
-    });
-    const status = await new Promise<grpc.StatusObject>((resolve) => {
-      call.on('error', () => undefined);
-      call.on('status', resolve);
+    const { status, frames } = await rawConnect({
+      target: `localhost:${server.workers?.port ?? 0}`,
+      credentials: grpc.credentials.createSsl(readFileSync(path.join(controlBundle, 'ca.pem'))),
+      authorization: `Bearer ${TOKEN}`,
+      frames: [registration({ name: 'anonymous' })],
     });
     expect(status.code).toBe(grpc.status.UNAVAILABLE);
     expect(frames).toEqual([]);
@@ -137,36 +138,18 @@ describe('workers over TLS with mandatory client certificates', () => {
 
   it('refuses a worker whose certificate another CA signed', async () => {
     const server = await controlPlane(controlBundle);
-    const stranger = await startWorker(server, {
-      host: 'localhost',
-      connected: false,
-      argv: [`--svc.workers.ssl-bundle=${strangerBundle}`, '--svc.workers.plugin-types=MAPPER'],
-    });
-    closers.push(() => stranger.close());
-    await eventually(
-      () => Promise.resolve(stranger.logLines),
-      (lines) => lines.some((line) => line.msg === 'Disconnected from the control plane'),
-    );
-    expect(stranger.client.workerId).toBeNull();
+    const stranger = await worker(server, strangerBundle, { connected: false });
+    await disconnected(stranger);
+    expect(stranger.workerId()).toBeUndefined();
     const workers = await server.call('GET', '/api/workers');
     expect(workers.json.data.workers).toEqual([]);
   });
 
   it('does not connect to a control plane whose certificate does not name the host the worker connects to', async () => {
     const server = await controlPlane(wrongNameBundle);
-    const careful = await startWorker(server, {
-      host: 'localhost',
-      connected: false,
-      argv: [`--svc.workers.ssl-bundle=${workerBundle}`, '--svc.workers.plugin-types=MAPPER'],
-    });
-    closers.push(() => careful.close());
-    const lines = await eventually(
-      () => Promise.resolve(careful.logLines),
-      (logged) => logged.some((line) => line.msg === 'Disconnected from the control plane'),
-    );
-    const disconnected = lines.find((line) => line.msg === 'Disconnected from the control plane');
-    expect(String(disconnected?.reason)).toMatch(/does not match certificate's altnames/);
-    expect(careful.client.workerId).toBeNull();
+    const careful = await worker(server, workerBundle, { connected: false });
+    expect(String(await disconnected(careful))).toMatch(/does not match certificate's altnames/);
+    expect(careful.workerId()).toBeUndefined();
     const workers = await server.call('GET', '/api/workers');
     expect(workers.json.data.workers).toEqual([]);
   });

@@ -1,14 +1,21 @@
-// Remote workers through the public surface: a control plane in-process, workers over real
-// TCP sockets (SPEC Build-time choices svc.workers=true, engine.placement, Workflow-author
-// safeguards, Errors, Log line losses, Meters; CONTRACT 4 GET /api/workers).
+// Remote workers through the public surface: a control plane in-process, workers as their own
+// processes over real TCP sockets (SPEC Build-time choices svc.workers=true, engine.placement,
+// Workflow-author safeguards, Errors, Log line losses, Meters; CONTRACT 4 GET /api/workers).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { isRunning } from './support/process.js';
 import type { TestServer } from './support/server.js';
 import { endOf, eventually } from './support/wait.js';
-import { meter, placedFlow, startControlPlane, startRun, startWorker } from './support/workers.js';
-import type { TestWorker } from './support/workers.js';
+import { meter, placedFlow, startControlPlane, startRun } from './support/workers.js';
+import {
+  lastCounts,
+  ranCallOf,
+  startWorkerProcess,
+  untilLogged,
+} from './support/worker-process.js';
+import type { WorkerProcess, WorkerProcessOptions } from './support/worker-process.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -21,9 +28,9 @@ async function controlPlane(options: Parameters<typeof startControlPlane>[0] = {
   return server;
 }
 
-async function worker(server: TestServer, options: Parameters<typeof startWorker>[1] = {}) {
-  const started = await startWorker(server, options);
-  closers.push(() => started.close());
+async function worker(server: TestServer, options: WorkerProcessOptions = {}) {
+  const started = await startWorkerProcess(server, options);
+  closers.push(() => started.kill());
   return started;
 }
 
@@ -40,20 +47,65 @@ const NO_WORKER = (pool: string, type: string) =>
   `No connected worker in pool '${pool}' serves plugin type '${type}' with a free slot`;
 
 /** A PROCESS_EXECUTOR node running this Node.js with a script. */
-function nodeScript(script: string, pool = 'default') {
+function nodeScript(script: string, pool = 'gpu') {
   return {
     type: 'PROCESS_EXECUTOR',
     config: { command: process.execPath, args: ['-e', script], engine: { placement: pool } },
   };
 }
 
+const ANY_COMMAND = ['--svc.workers.plugin-types=PROCESS_EXECUTOR', '--svc.process.allow-any=true'];
+/** The time limit of a case that starts a worker process: a loaded machine takes long. */
+const STARTS = 90_000;
+vi.setConfig({ testTimeout: STARTS });
+
+/**
+ * One control plane and its workers, shared by the cases that place nodes: starting a worker
+ * process costs seconds, so each pool below serves the cases that name it.
+ */
+const shared = {} as {
+  server: TestServer;
+  /**
+   * Pool `gpu`: MAPPER with its own SVC_VAR_WHERE, PROCESS_EXECUTOR of this Node.js only,
+   * SUB_WORKFLOW and WAIT_FOR_SIGNAL.
+   */
+  gpu: WorkerProcess;
+  /** Pool `shell`: two workers running PROCESS_EXECUTOR with any command. */
+  shell: WorkerProcess[];
+};
+
+beforeAll(async () => {
+  const server = await startControlPlane({ env: { SVC_VAR_WHERE: 'the control plane' } });
+  const [gpu, ...shell] = await Promise.all([
+    startWorkerProcess(server, {
+      argv: [
+        '--svc.workers.pool=gpu',
+        '--svc.workers.plugin-types=MAPPER,PROCESS_EXECUTOR,SUB_WORKFLOW,WAIT_FOR_SIGNAL',
+        `--svc.process.allowed-commands=${process.execPath}`,
+      ],
+      env: { SVC_VAR_WHERE: 'the worker' },
+    }),
+    ...['first', 'second'].map((name) =>
+      startWorkerProcess(server, {
+        argv: ['--svc.workers.pool=shell', `--svc.workers.name=${name}`, ...ANY_COMMAND],
+      }),
+    ),
+  ]);
+  Object.assign(shared, { server, gpu, shell });
+}, 120_000);
+
+afterAll(async () => {
+  const started = [shared.gpu, ...((shared.shell as WorkerProcess[] | undefined) ?? [])];
+  // Whatever beforeAll started, should it have failed half-way.
+  await Promise.all(
+    started.map((each) => (each as WorkerProcess | undefined)?.kill() ?? Promise.resolve(null)),
+  );
+  await (shared.server as TestServer | undefined)?.close();
+});
+
 describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.placement)', () => {
   it('runs a placed MAPPER on a worker of its pool, resolving placeholders with the worker environment, and the run completes with its results', async () => {
-    const server = await controlPlane({ env: { SVC_VAR_WHERE: 'the control plane' } });
-    const gpu = await worker(server, {
-      argv: ['--svc.workers.pool=gpu', '--svc.workers.plugin-types=MAPPER'],
-      env: { SVC_VAR_WHERE: 'the worker' },
-    });
+    const { server, gpu } = shared;
     const id = await startRun(
       server,
       placedFlow('map', {
@@ -73,23 +125,17 @@ describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.
       'Hello you from the worker',
     ]);
     // The control plane said the node ended: its runtime on the worker is closed, its slot free.
-    await eventually(
-      () => Promise.resolve(gpu.runtimes.openNodes),
-      (open) => open === 0,
-    );
+    await untilLogged(gpu, (line) => line.msg === 'Placed node closed');
+    expect(lastCounts(gpu).openNodes).toBe(0);
     const workers = await server.call('GET', '/api/workers');
-    expect(workers.json.data.workers[0]).toMatchObject({ pool: 'gpu', slots: 4, freeSlots: 4 });
+    expect(
+      workers.json.data.workers.find((listed: { pool: string }) => listed.pool === 'gpu'),
+    ).toMatchObject({ pool: 'gpu', slots: 4, freeSlots: 4 });
   });
 
   it("applies the worker's own allow-list to a placed PROCESS_EXECUTOR, not the control plane's (SPEC Workflow-author safeguards)", async () => {
     // Process execution is off on the control plane; the worker allows this Node.js only.
-    const server = await controlPlane();
-    await worker(server, {
-      argv: [
-        '--svc.workers.plugin-types=PROCESS_EXECUTOR',
-        `--svc.process.allowed-commands=${process.execPath}`,
-      ],
-    });
+    const { server } = shared;
     const allowed = await startRun(
       server,
       placedFlow('allowed', nodeScript('console.log("ran on the worker")')),
@@ -106,7 +152,7 @@ describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.
       server,
       placedFlow('refused', {
         type: 'PROCESS_EXECUTOR',
-        config: { command: 'sh', args: ['-c', 'true'], engine: { placement: 'default' } },
+        config: { command: 'sh', args: ['-c', 'true'], engine: { placement: 'gpu' } },
       }),
     );
     const failed = await endOf(server, refused);
@@ -117,11 +163,8 @@ describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.
   });
 
   it('fails a placed node with the SPEC message when no connected worker in its pool serves the type with a free slot (SPEC Errors, process-level failures)', async () => {
-    const server = await controlPlane();
-    await worker(server, { argv: ['--svc.workers.pool=cpu', '--svc.workers.plugin-types=MAPPER'] });
-    await worker(server, {
-      argv: ['--svc.workers.pool=gpu', '--svc.workers.plugin-types=PROCESS_EXECUTOR'],
-    });
+    // Pool `gpu` runs MAPPER; pool `shell` runs PROCESS_EXECUTOR only.
+    const { server } = shared;
     const mapper = (pool: string) => ({
       type: 'MAPPER',
       config: { mode: 'PROJECTION', expression: '$', engine: { placement: pool } },
@@ -129,7 +172,7 @@ describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.
     // No worker in the pool at all; a pool whose worker does not serve the type.
     for (const [workflowId, pool] of [
       ['nowhere', 'nowhere'],
-      ['wrongtype', 'gpu'],
+      ['wrongtype', 'shell'],
     ] as const) {
       const record = await endOf(
         server,
@@ -141,7 +184,7 @@ describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.
   });
 
   it('retries a placed node while no worker fits, so engine.retry waits for a worker to connect', async () => {
-    const server = await controlPlane();
+    const { server } = shared;
     const id = await startRun(
       server,
       placedFlow('waits', {
@@ -160,17 +203,14 @@ describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.
     await worker(server, {
       argv: ['--svc.workers.pool=late', '--svc.workers.plugin-types=MAPPER'],
     });
-    const record = await endOf(server, id, 30_000);
+    const record = await endOf(server, id, 60_000);
     expect(record.status, JSON.stringify(record)).toBe('COMPLETED');
     const results = await server.call('GET', `/api/executions/${id}/results`);
     expect(results.json.data[0].payload).toBe('placed');
   });
 
   it('refuses a sub-workflow and a signal wait on a worker, each with a clear message', async () => {
-    const server = await controlPlane();
-    await worker(server, {
-      argv: ['--svc.workers.plugin-types=SUB_WORKFLOW,WAIT_FOR_SIGNAL'],
-    });
+    const { server } = shared;
     const cases = [
       {
         type: 'SUB_WORKFLOW',
@@ -187,7 +227,7 @@ describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.
     for (const { type, config, error } of cases) {
       const flow = placedFlow(type.toLowerCase().replace(/_/g, '-'), {
         type,
-        config: { ...config, engine: { placement: 'default' } },
+        config: { ...config, engine: { placement: 'gpu' } },
       });
       const record = await endOf(server, await startRun(server, flow));
       expect(record.status, type).toBe('FAILED');
@@ -243,10 +283,7 @@ describe('placed nodes run on a worker (SPEC Node-level engine settings: engine.
 
 describe('stopping and cancelling placed calls (ARCHITECTURE cancellation)', () => {
   it('cancels a call running on a worker when the run is stopped: the command there ends', async () => {
-    const server = await controlPlane();
-    const busy = await worker(server, {
-      argv: ['--svc.workers.plugin-types=PROCESS_EXECUTOR', '--svc.process.allow-any=true'],
-    });
+    const { server, shell } = shared;
     const pidFile = path.join(tempDir(), 'pid');
     const id = await startRun(
       server,
@@ -255,7 +292,7 @@ describe('stopping and cancelling placed calls (ARCHITECTURE cancellation)', () 
         config: {
           command: 'sh',
           args: ['-c', `echo $$ > ${pidFile}; exec sleep 30`],
-          engine: { placement: 'default' },
+          engine: { placement: 'shell' },
         },
       }),
     );
@@ -264,25 +301,26 @@ describe('stopping and cancelling placed calls (ARCHITECTURE cancellation)', () 
       (written) => written,
     );
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
-    expect(busy.runtimes.runningCalls).toBe(1);
+    const busy = await ranCallOf(shell, id);
+    await eventually(
+      () => Promise.resolve(lastCounts(busy).runningCalls),
+      (running) => running === 1,
+    );
     const stop = await server.call('POST', `/api/executions/${id}/stop`);
     expect(stop.status).toBe(200);
     expect((await endOf(server, id)).status).toBe('STOPPED');
     await eventually(
-      () => Promise.resolve(isAlive(pid)),
+      () => Promise.resolve(isRunning(pid)),
       (alive) => !alive,
     );
     await eventually(
-      () => Promise.resolve(busy.runtimes.openNodes + busy.runtimes.runningCalls),
-      (left) => left === 0,
+      () => Promise.resolve(lastCounts(busy)),
+      (left) => left.openNodes + left.runningCalls === 0,
     );
   });
 
   it('fails a message retryably when its worker leaves during the call, and the next attempt runs on another worker', async () => {
-    const server = await controlPlane();
-    const first = await worker(server, {
-      argv: ['--svc.workers.plugin-types=PROCESS_EXECUTOR', '--svc.process.allow-any=true'],
-    });
+    const { server, shell } = shared;
     const marker = path.join(tempDir(), 'started');
     const id = await startRun(
       server,
@@ -295,7 +333,7 @@ describe('stopping and cancelling placed calls (ARCHITECTURE cancellation)', () 
             '-c',
             `if [ -e ${marker} ]; then echo second; else touch ${marker}; exec sleep 30; fi`,
           ],
-          engine: { placement: 'default', retry: { maxAttempts: 3, backoffMs: 50 } },
+          engine: { placement: 'shell', retry: { maxAttempts: 3, backoffMs: 50 } },
         },
       }),
     );
@@ -303,10 +341,10 @@ describe('stopping and cancelling placed calls (ARCHITECTURE cancellation)', () 
       () => Promise.resolve(existsSync(marker)),
       (started) => started,
     );
-    await worker(server, {
-      argv: ['--svc.workers.plugin-types=PROCESS_EXECUTOR', '--svc.process.allow-any=true'],
-    });
-    await first.close();
+    // Both workers of the pool are connected: the one running the call leaves, with a stop
+    // signal, and the other is there for the next attempt.
+    const first = await ranCallOf(shell, id);
+    expect(await first.stop()).toBe(0);
     const record = await endOf(server, id);
     expect(record.status, JSON.stringify(record)).toBe('COMPLETED');
     expect(record.nodes.placed.retries).toBe(1);
@@ -314,15 +352,6 @@ describe('stopping and cancelling placed calls (ARCHITECTURE cancellation)', () 
     expect(results.json.data[0].payload.stdout).toBe('second\n');
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('worker connections (SPEC Workflow-author safeguards: remote workers)', () => {
   it('refuses a worker whose token is wrong, and does not list it', async () => {
@@ -332,10 +361,16 @@ describe('worker connections (SPEC Workflow-author safeguards: remote workers)',
       argv: ['--svc.workers.plugin-types=MAPPER'],
       connected: false,
     });
-    await expect(intruder.client.connected).rejects.toThrow(
-      'The control plane refused this worker: The worker token is wrong',
+    expect(await intruder.exited).toBe(1);
+    expect(intruder.output()).toContain(
+      'Start-up failed: The control plane refused this worker: The worker token is wrong',
     );
-    await expect(intruder.client.done).rejects.toMatchObject({ reason: 'token' });
+    expect(intruder.logLines()).toContainEqual(
+      expect.objectContaining({
+        reason: 'token',
+        msg: 'The control plane refused this worker: The worker token is wrong',
+      }),
+    );
     const workers = await server.call('GET', '/api/workers');
     expect(workers.json.data).toEqual({ accepting: true, workers: [], pools: [] });
   });
@@ -344,22 +379,24 @@ describe('worker connections (SPEC Workflow-author safeguards: remote workers)',
     const server = await controlPlane();
     expect(await meter(server, 'svc.workers')).toBe(0);
     expect(await meter(server, 'svc.worker.slots')).toBe(0);
-    await worker(server, {
-      argv: [
-        '--svc.workers.name=alpha',
-        '--svc.workers.pool=gpu',
-        '--svc.workers.slots=2',
-        '--svc.workers.plugin-types=PROCESS_EXECUTOR,MAPPER',
-        '--svc.process.allow-any=true',
-      ],
-    });
-    const beta = await worker(server, {
-      argv: [
-        '--svc.workers.name=beta',
-        '--svc.workers.slots=3',
-        '--svc.workers.plugin-types=MAPPER',
-      ],
-    });
+    const [, beta] = await Promise.all([
+      worker(server, {
+        argv: [
+          '--svc.workers.name=alpha',
+          '--svc.workers.pool=gpu',
+          '--svc.workers.slots=2',
+          '--svc.workers.plugin-types=PROCESS_EXECUTOR,MAPPER',
+          '--svc.process.allow-any=true',
+        ],
+      }),
+      worker(server, {
+        argv: [
+          '--svc.workers.name=beta',
+          '--svc.workers.slots=3',
+          '--svc.workers.plugin-types=MAPPER',
+        ],
+      }),
+    ]);
     const answer = await server.call('GET', '/api/workers');
     expect(answer.status).toBe(200);
     expect(answer.json.data.accepting).toBe(true);
@@ -373,7 +410,7 @@ describe('worker connections (SPEC Workflow-author safeguards: remote workers)',
         secure: false,
       }),
       expect.objectContaining({
-        workerId: beta.client.workerId,
+        workerId: beta.workerId(),
         name: 'beta',
         pool: 'default',
         pluginTypes: ['MAPPER'],
@@ -411,7 +448,7 @@ describe('worker connections (SPEC Workflow-author safeguards: remote workers)',
       () => meter(server, 'svc.worker.slots'),
       (free) => free === 5,
     );
-    await beta.close();
+    await beta.stop();
     await eventually(
       () => meter(server, 'svc.workers'),
       (connected) => connected === 1,
@@ -441,10 +478,7 @@ describe('worker connections (SPEC Workflow-author safeguards: remote workers)',
 
 describe('logs of placed nodes (SPEC Log line losses)', () => {
   it("keeps log lines a plugin writes on a worker out of the execution's log stream and writes them in the worker's own log", async () => {
-    const server = await controlPlane();
-    const logging: TestWorker = await worker(server, {
-      argv: ['--svc.workers.plugin-types=PROCESS_EXECUTOR', '--svc.process.allow-any=true'],
-    });
+    const { server, gpu: logging } = shared;
     const id = await startRun(
       server,
       placedFlow('logs', nodeScript('console.log("line from the worker")')),
@@ -452,7 +486,8 @@ describe('logs of placed nodes (SPEC Log line losses)', () => {
     expect((await endOf(server, id)).status).toBe('COMPLETED');
     const logs = await server.call('GET', `/api/executions/${id}/logs?nodeId=placed`);
     expect(JSON.stringify(logs.json.data)).not.toContain('line from the worker');
-    expect(logging.logLines).toContainEqual(
+    await untilLogged(logging, (line) => line.msg === 'line from the worker');
+    expect(logging.logLines()).toContainEqual(
       expect.objectContaining({
         msg: 'line from the worker',
         executionId: id,

@@ -169,6 +169,16 @@ export function runServerToExit(
   return runToExit(process.execPath, [...SOURCES, ...args], { env, timeoutMs });
 }
 
+/** Whether a process of this id is still running. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The status and parsed body of one API call. */
 export interface Answer {
   readonly status: number;
