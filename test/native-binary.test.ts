@@ -1,9 +1,9 @@
 // The native binary (SPEC Runtime profiles, Build-time choices): `npm run build:native` makes a
 // single executable from the server `npm run build` made. It runs as prod unless a profile is
 // passed on the command line, SVC_PROFILES_ACTIVE does not change that, it serves everything
-// the server serves from files it carries, and it is not built with the relational stores or
-// with a worker role the build lacks. A tree that was not built is reported skipped with the
-// reason, as test/commands.test.ts explains.
+// the server serves from files it carries, it is not built with the relational stores or with
+// a worker role the build lacks, and built with workers it runs as a remote worker. A tree that
+// was not built is reported skipped with the reason, as test/commands.test.ts explains.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToExit, startListening } from './support/process.js';
 import type { ServerProcess } from './support/process.js';
 import { call } from './support/server.js';
-import { eventually } from './support/wait.js';
+import { endOf, eventually } from './support/wait.js';
+import { startWorkerProcess } from './support/worker-process.js';
+import { placedFlow, startControlPlane, startRun } from './support/workers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = existsSync(join(root, 'dist/main.js'));
@@ -55,10 +57,22 @@ describe.skipIf(!built)(
     const out = mkdtempSync(join(tmpdir(), 'svc-native-'));
     const binary = join(out, 'workflow-service');
 
+    // The second binary: a build with script-js and remote workers, for the cases that need
+    // them (one binary for both, as each build costs a copy of Node.js).
+    const extended = join(out, 's', 'workflow-service');
+
     beforeAll(async () => {
       const made = await buildNative(['--out', out]);
       expect(made.code, made.output).toBe(0);
-    }, 120_000);
+      const info = JSON.parse(readFileSync(join(root, 'dist/build-info.json'), 'utf8')) as {
+        plugins: string[];
+      };
+      const plugins = [...new Set([...info.plugins, 'script-js'])];
+      const extendedInfo = join(out, 'extended-build-info.json');
+      writeFileSync(extendedInfo, JSON.stringify({ ...info, plugins, workers: true }));
+      const second = await buildNative(['--build-info', extendedInfo, '--out', join(out, 's')]);
+      expect(second.code, second.output).toBe(0);
+    }, 240_000);
 
     afterAll(() => {
       rmSync(out, { recursive: true, force: true });
@@ -128,15 +142,7 @@ describe.skipIf(!built)(
     });
 
     it('runs MAPPER scripts on worker threads from the files it carries, in a build with script-js', async () => {
-      const scripted = join(out, 'script-build-info.json');
-      const info = JSON.parse(readFileSync(join(root, 'dist/build-info.json'), 'utf8')) as {
-        plugins: string[];
-      };
-      const plugins = [...new Set([...info.plugins, 'script-js'])];
-      writeFileSync(scripted, JSON.stringify({ ...info, plugins }));
-      const made = await buildNative(['--build-info', scripted, '--out', join(out, 's')]);
-      expect(made.code, made.output).toBe(0);
-      const server = await startBinary(join(out, 's', 'workflow-service'), [], {
+      const server = await startBinary(extended, [], {
         SVC_SCRIPT_TIMEOUT_MS: '500',
         // The time limit is what stops the endless script: on a fast host the default
         // statement limit would come first.
@@ -184,6 +190,42 @@ describe.skipIf(!built)(
         );
       } finally {
         await server.stop();
+      }
+    }, 120_000);
+
+    it('runs as a remote worker in a build with workers: a node placed on its pool runs in the binary (SPEC Build-time choices: svc.workers=true)', async () => {
+      const server = await startControlPlane({ env: { SVC_VAR_WHERE: 'the control plane' } });
+      try {
+        const worker = await startWorkerProcess(server, {
+          binary: extended,
+          argv: ['--svc.workers.pool=native', '--svc.workers.plugin-types=MAPPER'],
+          env: { SVC_VAR_WHERE: 'the native worker' },
+        });
+        try {
+          const id = await startRun(
+            server,
+            placedFlow('native', {
+              type: 'MAPPER',
+              config: {
+                mode: 'TEMPLATE',
+                template: 'from ${env.SVC_VAR_WHERE}',
+                engine: { placement: 'native' },
+              },
+            }),
+          );
+          expect((await endOf(server, id)).status).toBe('COMPLETED');
+          const results = await server.call('GET', `/api/executions/${id}/results`);
+          expect(results.json.data[0].payload).toBe('from the native worker');
+          const workers = await server.call('GET', '/api/workers');
+          expect(workers.json.data.workers).toEqual([
+            expect.objectContaining({ workerId: worker.workerId(), pool: 'native' }),
+          ]);
+          expect(await worker.stop()).toBe(0);
+        } finally {
+          await worker.kill();
+        }
+      } finally {
+        await server.close();
       }
     }, 120_000);
 
