@@ -22,7 +22,7 @@ import {
 const require = createRequire(import.meta.url);
 const closers: (() => Promise<unknown>)[] = [];
 /** The time limit of a case that starts a worker process: a loaded machine takes long. */
-const STARTS = 90_000;
+const STARTS = 180_000;
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });

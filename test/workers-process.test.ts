@@ -58,7 +58,7 @@ function hangsOnce(marker: string): readonly string[] {
   return ['-c', `if [ -e ${marker} ]; then echo second; else touch ${marker}; exec sleep 30; fi`];
 }
 
-describe('the worker process (svc.workers.role=worker)', { timeout: 90_000 }, () => {
+describe('the worker process (svc.workers.role=worker)', { timeout: 180_000 }, () => {
   it('connects to its control plane, runs placed nodes, serves no HTTP and ends with 0 on a stop signal', async () => {
     const server = await controlPlane();
     const httpPort = await freePort();

@@ -103,7 +103,7 @@ async function disconnected(started: Awaited<ReturnType<typeof worker>>): Promis
 }
 
 /** The time limit of a case that starts a worker process: a loaded machine takes long. */
-const STARTS = 90_000;
+const STARTS = 180_000;
 
 const mapper = {
   type: 'MAPPER',

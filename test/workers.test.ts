@@ -13,6 +13,7 @@ import {
   lastCounts,
   ranCallOf,
   startWorkerProcess,
+  startWorkerProcesses,
   untilLogged,
 } from './support/worker-process.js';
 import type { WorkerProcess, WorkerProcessOptions } from './support/worker-process.js';
@@ -56,7 +57,7 @@ function nodeScript(script: string, pool = 'gpu') {
 
 const ANY_COMMAND = ['--svc.workers.plugin-types=PROCESS_EXECUTOR', '--svc.process.allow-any=true'];
 /** The time limit of a case that starts a worker process: a loaded machine takes long. */
-const STARTS = 90_000;
+const STARTS = 180_000;
 vi.setConfig({ testTimeout: STARTS });
 
 /**
@@ -76,23 +77,22 @@ const shared = {} as {
 
 beforeAll(async () => {
   const server = await startControlPlane({ env: { SVC_VAR_WHERE: 'the control plane' } });
-  const [gpu, ...shell] = await Promise.all([
-    startWorkerProcess(server, {
+  const [gpu, ...shell] = await startWorkerProcesses(server, [
+    {
       argv: [
         '--svc.workers.pool=gpu',
         '--svc.workers.plugin-types=MAPPER,PROCESS_EXECUTOR,SUB_WORKFLOW,WAIT_FOR_SIGNAL',
         `--svc.process.allowed-commands=${process.execPath}`,
       ],
       env: { SVC_VAR_WHERE: 'the worker' },
-    }),
-    ...['first', 'second'].map((name) =>
-      startWorkerProcess(server, {
-        argv: ['--svc.workers.pool=shell', `--svc.workers.name=${name}`, ...ANY_COMMAND],
-      }),
-    ),
+    },
+    ...['first', 'second'].map((name) => ({
+      argv: ['--svc.workers.pool=shell', `--svc.workers.name=${name}`, ...ANY_COMMAND],
+    })),
   ]);
+  if (gpu === undefined) throw new Error('no worker started');
   Object.assign(shared, { server, gpu, shell });
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   const started = [shared.gpu, ...((shared.shell as WorkerProcess[] | undefined) ?? [])];

@@ -9,6 +9,7 @@ import { cleanEnvironment } from './process.js';
 import type { TestServer } from './server.js';
 import { eventually } from './wait.js';
 import { TOKEN } from './workers.js';
+import type { WorkerOptions } from './workers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SOURCES = ['--import', 'tsx', join(root, 'src/main.ts')];
@@ -31,14 +32,8 @@ export interface WorkerProcess {
   kill(): Promise<number | null>;
 }
 
-export interface WorkerProcessOptions {
-  readonly argv?: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
-  readonly token?: string;
-  /** The control plane's host name as the worker names it; 127.0.0.1 by default. */
-  readonly host?: string;
-  /** Whether to wait for the control plane's welcome (true by default). */
-  readonly connected?: boolean;
+/** What an in-process worker takes, and the program to run. */
+export interface WorkerProcessOptions extends WorkerOptions {
   /** The program to run instead of the sources with this Node.js (a native binary). */
   readonly binary?: string;
 }
@@ -125,7 +120,7 @@ export async function startWorkerProcess(
   if (options.connected === false) return worker;
   try {
     // Generous: a loaded machine takes long to start a process.
-    await untilLogged(worker, (line) => line.msg === CONNECTED, 60_000);
+    await untilLogged(worker, (line) => line.msg === CONNECTED, 150_000);
   } catch (error) {
     await worker.kill();
     throw new Error(`the worker did not connect:\n${worker.output()}`, { cause: error });
@@ -184,4 +179,21 @@ export async function ranCallOf(
   );
   if (found === undefined) throw new Error(`no worker ran a call of ${executionId}`);
   return found;
+}
+
+/** Starts several workers at once; should one fail, the others are killed before it throws. */
+export async function startWorkerProcesses(
+  server: Pick<TestServer, 'workers'>,
+  each: readonly WorkerProcessOptions[],
+): Promise<WorkerProcess[]> {
+  const settled = await Promise.allSettled(
+    each.map((options) => startWorkerProcess(server, options)),
+  );
+  const started = settled.flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value] : [],
+  );
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed === undefined) return started;
+  await Promise.all(started.map((worker) => worker.kill()));
+  throw failed.reason;
 }
