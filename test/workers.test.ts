@@ -400,7 +400,11 @@ describe('worker connections (SPEC Workflow-author safeguards: remote workers)',
     const answer = await server.call('GET', '/api/workers');
     expect(answer.status).toBe(200);
     expect(answer.json.data.accepting).toBe(true);
-    expect(answer.json.data.workers).toEqual([
+    // Listed in the order they connected: both started at once, so by name here.
+    const byName = [...answer.json.data.workers].sort((a: { name: string }, b: { name: string }) =>
+      a.name.localeCompare(b.name),
+    );
+    expect(byName).toEqual([
       expect.objectContaining({
         name: 'alpha',
         pool: 'gpu',
