@@ -118,9 +118,14 @@ describe('MAPPER mode SCRIPT (script-js)', () => {
 
   it('stops a script over svc.script.timeout-ms, and one over svc.script.max-statements (SPEC Workflow-author safeguards)', async () => {
     const started = Date.now();
-    const endless = processAll(scripted('for (;;) {}', { 'svc.script.timeout-ms': 200 }), [
-      message(1),
-    ]);
+    // A statement limit out of reach: a fast machine runs the default 50 million in 200 ms.
+    const endless = processAll(
+      scripted('for (;;) {}', {
+        'svc.script.timeout-ms': 200,
+        'svc.script.max-statements': Number.MAX_SAFE_INTEGER,
+      }),
+      [message(1)],
+    );
     await expect(endless).rejects.toThrow('Script ran longer than svc.script.timeout-ms (200 ms)');
     await expect(endless).rejects.toHaveProperty('retryable', false);
     expect(Date.now() - started).toBeLessThan(5000);
