@@ -124,6 +124,11 @@ function watchStatus(client: MqttClient, config: MqttConnectionConfig, ctx: Node
     ctx.report(CONNECTION_EVENT, connectedOnce ? 'disconnected' : 'failed');
     const retryInMs = client.options.reconnectPeriod ?? FIRST_BACKOFF_MS;
     ctx.log.warn('MQTT broker not reachable; trying again', { url: config.url, retryInMs });
+  });
+  // 'offline' comes once per outage, 'close' after every failed attempt too; MQTT.js's own
+  // handler has already scheduled the next attempt, so the doubled pause is for the one after.
+  client.on('close', () => {
+    const retryInMs = client.options.reconnectPeriod ?? FIRST_BACKOFF_MS;
     client.options.reconnectPeriod = Math.min(MAX_BACKOFF_MS, retryInMs * 2);
   });
   client.on('error', (error) => {
