@@ -166,6 +166,12 @@ async function* consume(config: RedisStreamReadConfig, ctx: NodeContext): AsyncG
     const credits = new Credits(consumerCredit(config.maxInFlight, ctx));
     const settle = settler(config, ctx, commands, held, credits);
     const plan = new ReadPlan(config.claimIdleMs ?? DEFAULT_CLAIM_IDLE_MS);
+    // A read whose reply was lost with its connection left its entries pending to this
+    // consumer, unseen (the client sends the read again, and it brings new ones): the
+    // consumer's own pending entries are read first again after every reconnection.
+    reads.on('reconnecting', () => {
+      plan.ownFrom = '0';
+    });
     // Reads wait for a quarter of the credit to be free while entries are under way, so a busy
     // consumer reads in batches rather than one entry per round trip.
     const quarter = Math.max(1, Math.floor(credits.limit / 4));
