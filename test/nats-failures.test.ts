@@ -21,6 +21,7 @@ import {
   TEST_NATS_URL,
   testNatsConnection,
 } from './support/nats.js';
+import { pluginEvents } from './support/plugin-events.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
@@ -42,20 +43,6 @@ async function define(server: TestServer, workflows: unknown[]): Promise<void> {
     body: { sessionId: 's', name: 's', initiator: 'tests', workflows },
   });
   expect(created.status, created.text).toBe(201);
-}
-
-/** The counts of `svc.plugin.events` for one plugin event, by outcome. */
-async function pluginEvents(server: TestServer, event: string): Promise<Record<string, number>> {
-  const text = (await server.call('GET', '/actuator/prometheus')).text;
-  const counts: Record<string, number> = {};
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('svc_plugin_events_total{') || !line.includes(`plugin="${event}"`)) {
-      continue;
-    }
-    const outcome = /outcome="([^"]*)"/.exec(line)?.[1] ?? '';
-    counts[outcome] = (counts[outcome] ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return counts;
 }
 
 describe.skipIf(unavailable !== undefined)('NATS_SUBSCRIBE failure actions', () => {
