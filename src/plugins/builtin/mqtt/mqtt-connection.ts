@@ -34,6 +34,15 @@ export const mqttConnectionKeys = {
     .max(128)
     .optional()
     .describe('Client id; by default one derived from the session, workflow and node'),
+  keepaliveSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(65_535)
+    .optional()
+    .describe(
+      'Keep-alive interval: a ping when nothing else was sent for this long, the connection made again when it goes unanswered (default 60, 0: none)',
+    ),
   idProperty: z
     .string()
     .min(1)
@@ -46,6 +55,7 @@ export interface MqttConnectionConfig {
   readonly username?: string | undefined;
   readonly password?: string | undefined;
   readonly clientId?: string | undefined;
+  readonly keepaliveSeconds?: number | undefined;
 }
 
 /**
@@ -74,6 +84,7 @@ export function connectClient(
     protocolVersion: 5,
     ...(config.username === undefined ? {} : { username: config.username }),
     ...(config.password === undefined ? {} : { password: config.password }),
+    keepalive: config.keepaliveSeconds ?? 60,
     reconnectPeriod: FIRST_BACKOFF_MS,
     // A refused connection (a broker restarting, credentials not yet in place) is tried again
     // like a lost one rather than ending the node's client for good.

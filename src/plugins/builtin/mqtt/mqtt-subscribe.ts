@@ -3,7 +3,7 @@
 // the run is done; a failure after retries leaves it unacknowledged and reconnects the session
 // so the broker sends it again, acknowledges it, or dead-letters it. The session's Receive
 // Maximum is the graph's credit, so the broker keeps the backlog (docs/brokers.md).
-import type { IPublishPacket, MqttClient, Packet } from 'mqtt';
+import type { IPublishPacket, ISubscriptionMap, MqttClient, Packet } from 'mqtt';
 import {
   consumerCredit,
   decodeBody,
@@ -166,13 +166,9 @@ async function* consume(config: MqttSubscribeConfig, ctx: NodeContext): AsyncGen
     }, config.redeliverDelayMs ?? 5000);
   });
   try {
-    // Not awaited before emitting: a resumed session's backlog arrives ahead of the SUBACK, and
-    // with the credit used up MQTT.js reads the SUBACK only once those messages settle.
     let refused: Error | undefined;
-    client.subscribeAsync(config.topic, { qos: config.qos ?? 1 }).catch((error: unknown) => {
-      refused = new Error(`MQTT subscription to '${config.topic}' failed: ${messageOf(error)}`, {
-        cause: error,
-      });
+    keepSubscribed(client, config, (error) => {
+      refused = error;
       wake?.();
     });
     const json = config.decode !== 'text';
@@ -198,6 +194,50 @@ async function* consume(config: MqttSubscribeConfig, ctx: NodeContext): AsyncGen
     // Left unacknowledged: the broker sends what the run still held to the next connection.
     await client.endAsync(true).catch(() => undefined);
   }
+}
+
+/**
+ * Subscribes, and subscribes again on each new connection until the broker has answered. The
+ * answer is not awaited before emitting: a resumed session's backlog arrives ahead of the
+ * SUBACK, and with the credit used up MQTT.js reads the SUBACK only once those messages settle,
+ * so the connection may be lost first (a keep-alive unanswered while reading waits). Only a
+ * SUBACK that refuses the subscription is told to `onRefused`.
+ */
+function keepSubscribed(
+  client: MqttClient,
+  config: MqttSubscribeConfig,
+  onRefused: (error: Error) => void,
+): void {
+  let answered = false;
+  const subscribe = (): void => {
+    // `resubscribe` makes MQTT.js send it again although it remembers the topic as subscribed.
+    const map: ISubscriptionMap = Object.assign(
+      { [config.topic]: { qos: config.qos ?? 1 } },
+      { resubscribe: true },
+    );
+    client.subscribeAsync(map).then(
+      () => {
+        answered = true;
+      },
+      (error: unknown) => {
+        const code = (error as { code?: unknown }).code;
+        // A SUBACK reason code from 0x80 up refuses, as does MQTT.js itself (an invalid
+        // filter); an error without one while disconnected is an answer lost with its connection.
+        const refusal = typeof code === 'number' && code >= 0x80;
+        if (!refusal && !client.connected) return;
+        answered = true;
+        onRefused(
+          new Error(`MQTT subscription to '${config.topic}' failed: ${messageOf(error)}`, {
+            cause: error,
+          }),
+        );
+      },
+    );
+  };
+  client.on('connect', () => {
+    if (!answered) subscribe();
+  });
+  subscribe();
 }
 
 function emitOf(
