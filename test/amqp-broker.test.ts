@@ -264,6 +264,8 @@ describe.skipIf(unavailable !== undefined)('AMQP consumer and publisher', () => 
     expect(numbersOf(messages)).toEqual(ODDS);
     expect(messages[0]?.headers?.['x-original-queue']).toBe(ODD2);
     expect(messages[0]?.headers?.['x-workflow-node']).toBe('picky-named/in');
+    expect(messages[0]?.headers?.['x-failed-node']).toBe('check');
+    expect(messages[0]?.headers?.['x-error']).toContain('odd');
     await servers.call('POST', '/api/sessions/s/workflows/picky-named/deactivate');
   }, 60_000);
 });

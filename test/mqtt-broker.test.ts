@@ -232,6 +232,8 @@ describe.skipIf(unavailable !== undefined)('MQTT consumer and publisher', () => 
       );
       expect([...dead.numbers].sort((a, b) => a - b)).toEqual([1, 3, 5, 7, 9, 11, 13, 15, 17, 19]);
       expect(dead.messages[0]?.properties['original-topic']).toBe(`${ID}/odd`);
+      expect(dead.messages[0]?.properties['failed-node']).toBe('check');
+      expect(dead.messages[0]?.properties.error).toContain('odd');
       expect(await meter('mqtt.message', 'dead-lettered')).toBe(10);
       // Dead-lettered then acknowledged: none was sent again.
       expect(await meter('mqtt.delivery', 'redelivered')).toBe(again);

@@ -187,6 +187,8 @@ describe.skipIf(unavailable !== undefined)('NATS JetStream consumer and publishe
       1, 3, 5, 7, 9, 11, 13, 15, 17, 19,
     ]);
     expect(dead[0]?.headers?.get('Nats-Original-Stream')).toBe(`${ID}_odd`);
+    expect(dead[0]?.headers?.get('Failed-Node')).toBe('check');
+    expect(dead[0]?.headers?.get('Error')).toContain('odd');
     // Terminated, not redelivered: every message was delivered once.
     const info = await manager.consumers.info(`${ID}_odd`, 'picky');
     expect(info.num_redelivered).toBe(0);

@@ -205,6 +205,9 @@ describe.skipIf(unavailable !== undefined)('Redis Streams consumer group and add
     expect(dead[0]?.['originalStream']).toBe(keys.odd);
     expect(ids).toContain(dead[0]?.['originalId']);
     expect(dead[0]?.['workflowNode']).toBe('picky/in');
+    // Why: the node where it failed, and its error.
+    expect(dead[0]?.['failedNode']).toBe('check');
+    expect(dead[0]?.['error']).toContain('odd');
     expect(dead).toHaveLength(10);
     await servers.call('POST', '/api/sessions/s/workflows/picky/deactivate');
   }, 60_000);

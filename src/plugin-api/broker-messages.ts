@@ -2,6 +2,7 @@
 // the graph below it, and how message bodies become payloads and payloads bodies.
 import { positiveInt } from './config-schemas.js';
 import type { NodeContext } from './node-context.js';
+import type { SettlementFailure } from './settlement.js';
 
 /**
  * The `concurrency` key of a broker's publish node: publishes awaited at once, since a confirm
@@ -46,4 +47,30 @@ export function bodyOf(payload: unknown): string {
   if (typeof payload === 'string') return payload;
   const text = JSON.stringify(payload) as string | undefined;
   return text ?? 'null';
+}
+
+/** The longest error a dead letter carries; the run's log has the rest. */
+const MAX_DEAD_LETTER_ERROR = 1024;
+
+/** Why a message is dead-lettered, as header values: one line each, the error cut short. */
+export interface DeadLetterReason {
+  /** The node where a descendant of the message failed for good. */
+  readonly failedNode: string;
+  readonly error: string;
+}
+
+/**
+ * What a dead letter says about its failure: header values must be one line (NATS and HTTP-style
+ * headers refuse line breaks), and a stack-sized error has no place in every copy.
+ */
+export function deadLetterReason(failure: SettlementFailure | undefined): DeadLetterReason {
+  const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+  const error = oneLine(failure?.error ?? 'failed after its retries and onError');
+  return {
+    failedNode: oneLine(failure?.nodeId ?? ''),
+    error:
+      error.length > MAX_DEAD_LETTER_ERROR
+        ? `${error.slice(0, MAX_DEAD_LETTER_ERROR - 1)}…`
+        : error,
+  };
 }

@@ -16,11 +16,13 @@ export { Credits } from './settlement.js';
 export {
   bodyOf,
   consumerCredit,
+  deadLetterReason,
   decodeBody,
   MAX_CONSUMER_CREDIT,
   publishConcurrency,
 } from './broker-messages.js';
-export type { Settlement, SettlementOutcome } from './settlement.js';
+export type { DeadLetterReason } from './broker-messages.js';
+export type { Settlement, SettlementFailure, SettlementOutcome } from './settlement.js';
 export { SIGNAL_WAITS_PER_NODE } from './node-context.js';
 export type {
   NodeContext,

@@ -14,6 +14,15 @@
  */
 export type SettlementOutcome = 'done' | 'failed' | 'cancelled';
 
+/**
+ * What failed, told with a `failed` outcome: the node where a descendant of the message failed
+ * for good, and its error, so a dead letter can say why.
+ */
+export interface SettlementFailure {
+  readonly nodeId: string;
+  readonly error: string;
+}
+
 /** What a trigger attaches to an emit to be told how the message ended. */
 export interface Settlement {
   /**
@@ -23,10 +32,10 @@ export interface Settlement {
    */
   readonly key: string;
   /**
-   * Called exactly once, when the outcome is known; never when the process dies first. Must
-   * not throw (a throw is logged and ignored).
+   * Called exactly once, when the outcome is known; never when the process dies first. A
+   * `failed` outcome comes with what failed. Must not throw (a throw is logged and ignored).
    */
-  readonly onSettled: (outcome: SettlementOutcome) => void;
+  readonly onSettled: (outcome: SettlementOutcome, failure?: SettlementFailure) => void;
 }
 
 /**

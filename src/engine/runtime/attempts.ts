@@ -292,7 +292,7 @@ async function afterFailure(
   switch (settings.onError) {
     case 'SKIP':
       state.skipped++;
-      fail(message);
+      fail(message, { nodeId: task.node.nodeId, error: reason });
       ctx.log.warn('Message skipped after failure', { messageId: message.id, error: reason });
       return;
     case 'ERROR_PORT':

@@ -101,7 +101,7 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
             if (!going) break;
             pending = pastGate(run, task, gate, runtime, next);
           }
-          pending = releaseAfter(next, pending);
+          pending = releaseAfter(next, pending, task.node.nodeId);
           if (pending === undefined) continue;
           if (inFlight === undefined) await pending;
           else await inFlight.add(pending);
@@ -304,8 +304,8 @@ async function runStream(run: RunParts, task: NodeTask, runtime: StreamNode): Pr
     }
   } catch (error) {
     if (error instanceof NodeEnd || task.pendingEnd !== undefined) throw error;
-    held?.releaseAll(true);
     const reason = messageOf(error);
+    held?.releaseAll({ nodeId: node.nodeId, error: reason });
     logPluginFailure(task, error, { messagesOut: task.state.messagesOut });
     if (node.settings.onError === 'FAIL') throw new NodeEnd('FAILURE', reason);
     if (node.settings.onError === 'ERROR_PORT') {

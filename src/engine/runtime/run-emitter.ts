@@ -215,13 +215,14 @@ export class RunEmitter {
     input: Message | undefined,
     trackers: readonly SettlementTracker[] | undefined,
   ): Promise<void> | undefined {
-    const failTrackers = (): void => {
-      if (input !== undefined) fail(input);
-      for (const tracker of trackers ?? []) tracker.settle('failed');
-    };
     const reason =
       `Payload of at least ${tooLarge} bytes is larger than svc.limits.max-payload ` +
       `(${this.#maxPayload} bytes)`;
+    const failTrackers = (): void => {
+      const failure = { nodeId: task.node.nodeId, error: reason };
+      if (input !== undefined) fail(input, failure);
+      for (const tracker of trackers ?? []) tracker.settle('failed', failure);
+    };
     switch (task.node.settings.onError) {
       case 'SKIP':
         task.state.skipped++;
@@ -259,7 +260,7 @@ export class RunEmitter {
     attempts: readonly FailedAttempt[],
   ): void {
     task.state.skipped++;
-    fail(message);
+    fail(message, { nodeId: task.node.nodeId, error });
     task.context.log.warn('Message dead-lettered after failure', {
       messageId: message.id,
       error,

@@ -3,7 +3,13 @@
 // been dealt with, `failed` when one of them failed after retries, `cancelled` when the run
 // ended first; its id derives from its key and the workflow, not the run.
 import { describe, expect, it } from 'vitest';
-import type { Emit, Message, SettlementOutcome, StreamNode } from '../../plugin-api/index.js';
+import type {
+  Emit,
+  Message,
+  SettlementFailure,
+  SettlementOutcome,
+  StreamNode,
+} from '../../plugin-api/index.js';
 import {
   chainOf as chain,
   createTestRun as harness,
@@ -18,6 +24,7 @@ interface Settled {
   readonly key: string;
   readonly outcome: SettlementOutcome;
   readonly sinkHad: number;
+  readonly failure?: SettlementFailure | undefined;
 }
 
 /** A trigger emitting `keys` with a settlement each; records every settlement. */
@@ -31,7 +38,8 @@ function keyedSource(keys: readonly string[], settled: Settled[], sink: () => nu
             payload: key,
             settlement: {
               key,
-              onSettled: (outcome) => settled.push({ key, outcome, sinkHad: sink() }),
+              onSettled: (outcome, failure) =>
+                settled.push({ key, outcome, sinkHad: sink(), failure }),
             },
           };
           yield await Promise.resolve(emit);
@@ -250,6 +258,12 @@ describe('WorkflowRun: settlement of a trigger message (plugin API Emit.settleme
       expect(attempts).toBe(2);
       expect(outcomes(settled)).toEqual({ ok: 'done', bad: 'failed' });
       expect(settled).toHaveLength(2);
+      // What failed comes with the outcome, for a dead letter to tell.
+      expect(settled.find((each) => each.key === 'bad')?.failure).toEqual({
+        nodeId: 'picky',
+        error: 'refused',
+      });
+      expect(settled.find((each) => each.key === 'ok')?.failure).toBeUndefined();
     },
   );
 
@@ -275,6 +289,10 @@ describe('WorkflowRun: settlement of a trigger message (plugin API Emit.settleme
     h.run.start();
     await expect(h.run.done).resolves.toMatchObject({ status: 'FAILED' });
     expect(outcomes(settled)).toEqual({ hang: 'cancelled', bad: 'failed' });
+    expect(settled.find((each) => each.key === 'bad')?.failure).toEqual({
+      nodeId: 'boom',
+      error: 'broken',
+    });
   });
 
   it('settles cancelled what a stopped run still had under way', async () => {

@@ -5,7 +5,13 @@
 // the count reaches zero the message is done; a failure after retries settles it failed at
 // once; the run's end settles what is left cancelled. Messages without trackers pay one
 // property read per hop.
-import type { Message, Settlement, SettlementOutcome } from '../../plugin-api/index.js';
+import type {
+  Message,
+  Settlement,
+  SettlementFailure,
+  SettlementOutcome,
+} from '../../plugin-api/index.js';
+import { messageOf } from '../../core/index.js';
 import { plainLineage } from './message-ids.js';
 
 /** Where a tracked message keeps its trackers; plugins neither see nor copy it. */
@@ -21,9 +27,12 @@ export class SettlementTracker {
   #open = 1;
   #settled = false;
   readonly #settlements: RunSettlements;
-  readonly #onSettled: (outcome: SettlementOutcome) => void;
+  readonly #onSettled: (outcome: SettlementOutcome, failure?: SettlementFailure) => void;
 
-  constructor(settlements: RunSettlements, onSettled: (outcome: SettlementOutcome) => void) {
+  constructor(
+    settlements: RunSettlements,
+    onSettled: (outcome: SettlementOutcome, failure?: SettlementFailure) => void,
+  ) {
     this.#settlements = settlements;
     this.#onSettled = onSettled;
   }
@@ -48,11 +57,13 @@ export class SettlementTracker {
   }
 
   /** Settles once; later calls do nothing. */
-  settle(outcome: SettlementOutcome): void {
+  settle(outcome: 'done' | 'cancelled'): void;
+  settle(outcome: 'failed', failure: SettlementFailure): void;
+  settle(outcome: SettlementOutcome, failure?: SettlementFailure): void {
     if (this.#settled) return;
     this.#settled = true;
     this.#settlements.forget(this);
-    this.#onSettled(outcome);
+    this.#onSettled(outcome, failure);
   }
 }
 
@@ -80,19 +91,20 @@ export function release(message: Message): void {
 }
 
 /** `message` failed after its retries and onError: its trigger messages settle failed. */
-export function fail(message: Message): void {
+export function fail(message: Message, failure: SettlementFailure): void {
   const trackers = trackersOf(message);
   if (trackers === undefined) return;
-  for (const tracker of trackers) tracker.settle('failed');
+  for (const tracker of trackers) tracker.settle('failed', failure);
 }
 
 /**
- * Ends the delivery of `message` once `pending` (its handling) is over: a failure of the
- * handling fails it.
+ * Ends the delivery of `message` once `pending` (its handling by node `nodeId`) is over: a
+ * failure of the handling fails it.
  */
 export function releaseAfter(
   message: Message,
   pending: Promise<void> | undefined,
+  nodeId: string,
 ): Promise<void> | undefined {
   if (trackersOf(message) === undefined) return pending;
   if (pending === undefined) {
@@ -104,7 +116,7 @@ export function releaseAfter(
       release(message);
     },
     (error: unknown) => {
-      fail(message);
+      fail(message, { nodeId, error: messageOf(error) });
       release(message);
       throw error;
     },
@@ -132,12 +144,12 @@ export class HeldDeliveries {
     return [...new Set(this.#held)];
   }
 
-  /** Ends every held delivery: `failed` settles their messages failed first. */
-  releaseAll(failed = false): void {
+  /** Ends every held delivery: a `failure` settles their messages failed first. */
+  releaseAll(failure?: SettlementFailure): void {
     const held = this.#held;
     this.#held = [];
     for (const tracker of held) {
-      if (failed) tracker.settle('failed');
+      if (failure !== undefined) tracker.settle('failed', failure);
       tracker.release();
     }
   }
@@ -165,9 +177,9 @@ export class RunSettlements {
 
   /** A tracker for a trigger's emit with a settlement. */
   track(settlement: Settlement, nodeId: string): SettlementTracker {
-    const tracker = new SettlementTracker(this, (outcome) => {
+    const tracker = new SettlementTracker(this, (outcome, failure) => {
       try {
-        settlement.onSettled(outcome);
+        settlement.onSettled(outcome, failure);
       } catch (error) {
         this.#callbackFailed(nodeId, error);
       }

@@ -8,6 +8,7 @@ import { AMQPChannelError } from 'rabbitmq-client';
 import type { AsyncMessage, Channel, Connection } from 'rabbitmq-client';
 import {
   consumerCredit,
+  deadLetterReason,
   decodeBody,
   definePlugin,
   MAX_CONSUMER_CREDIT,
@@ -16,7 +17,12 @@ import {
   positiveInt,
   z,
 } from '../../../plugin-api/index.js';
-import type { Emit, NodeContext, SettlementOutcome } from '../../../plugin-api/index.js';
+import type {
+  Emit,
+  NodeContext,
+  SettlementFailure,
+  SettlementOutcome,
+} from '../../../plugin-api/index.js';
 import {
   amqpConnectionKeys,
   openConnection,
@@ -246,8 +252,8 @@ function emitOf(
     },
     settlement: {
       key: messageKey(message),
-      onSettled: (outcome) => {
-        answer.settle(delivery, outcome);
+      onSettled: (outcome, failure) => {
+        answer.settle(delivery, outcome, failure);
       },
     },
   };
@@ -261,7 +267,7 @@ function payloadOf(body: unknown, json: boolean): unknown {
 }
 
 interface Answerer {
-  settle(delivery: Delivery, outcome: SettlementOutcome): void;
+  settle(delivery: Delivery, outcome: SettlementOutcome, failure?: SettlementFailure): void;
   close(): Promise<void>;
 }
 
@@ -299,7 +305,7 @@ function answerer(
     ctx.report(MESSAGE_EVENT, send(delivery, sent) ? as : 'lost');
   };
   return {
-    settle: (delivery, outcome) => {
+    settle: (delivery, outcome, failure) => {
       // Requeued when the node ended: nothing more to send.
       if (!held.delete(delivery)) return;
       const chosen = answerFor(outcome, config.onFailure);
@@ -308,6 +314,7 @@ function answerer(
         return;
       }
       const { message } = delivery;
+      const reason = deadLetterReason(failure);
       publisher
         .send(
           {
@@ -322,6 +329,8 @@ function answerer(
               'x-original-routing-key': message.routingKey,
               'x-original-queue': config.queue,
               'x-workflow-node': `${ctx.workflowId}/${ctx.nodeId}`,
+              'x-failed-node': reason.failedNode,
+              'x-error': reason.error,
             },
           },
           message.body,

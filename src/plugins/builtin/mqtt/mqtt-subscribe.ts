@@ -6,6 +6,7 @@
 import type { IPublishPacket, ISubscriptionMap, MqttClient, Packet } from 'mqtt';
 import {
   consumerCredit,
+  deadLetterReason,
   decodeBody,
   definePlugin,
   MAX_CONSUMER_CREDIT,
@@ -13,7 +14,12 @@ import {
   positiveInt,
   z,
 } from '../../../plugin-api/index.js';
-import type { Emit, NodeContext, SettlementOutcome } from '../../../plugin-api/index.js';
+import type {
+  Emit,
+  NodeContext,
+  SettlementFailure,
+  SettlementOutcome,
+} from '../../../plugin-api/index.js';
 import { clientIdOf, connectClient, mqttConnectionKeys, WITHHELD } from './mqtt-connection.js';
 import { Deliveries } from './mqtt-deliveries.js';
 import type { Delivery } from './mqtt-deliveries.js';
@@ -244,7 +250,7 @@ function emitOf(
   config: MqttSubscribeConfig,
   delivery: Delivery,
   json: boolean,
-  settle: (delivery: Delivery, outcome: SettlementOutcome) => void,
+  settle: Settle,
 ): Emit {
   const { packet } = delivery;
   const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
@@ -258,8 +264,8 @@ function emitOf(
     },
     settlement: {
       key: deliveryKey(packet, config.idProperty),
-      onSettled: (outcome) => {
-        settle(delivery, outcome);
+      onSettled: (outcome, failure) => {
+        settle(delivery, outcome, failure);
       },
     },
   };
@@ -273,6 +279,8 @@ function sendAck(client: MqttClient, qos: number, messageId: number): void {
   internal._sendPacket({ cmd: qos === 2 ? 'pubrec' : 'puback', messageId });
 }
 
+type Settle = (delivery: Delivery, outcome: SettlementOutcome, failure?: SettlementFailure) => void;
+
 /** What a settled message does with the broker's copy. */
 function settler(
   config: MqttSubscribeConfig,
@@ -281,7 +289,7 @@ function settler(
   deliveries: Deliveries,
   resume: () => void,
   redeliver: () => void,
-): (delivery: Delivery, outcome: SettlementOutcome) => void {
+): Settle {
   const ack = (delivery: Delivery, sent: string): void => {
     if (deliveries.acknowledge(delivery, client.connected)) {
       sendAck(client, delivery.packet.qos, delivery.packet.messageId ?? 0);
@@ -289,15 +297,19 @@ function settler(
     ctx.report(MESSAGE_EVENT, sent);
     resume();
   };
-  return (delivery, outcome) => {
+  return (delivery, outcome, failure) => {
     if (!deliveries.holds(delivery)) return;
     try {
-      settleOne(delivery, outcome);
+      settleOne(delivery, outcome, failure);
     } finally {
       resume();
     }
   };
-  function settleOne(delivery: Delivery, outcome: SettlementOutcome): void {
+  function settleOne(
+    delivery: Delivery,
+    outcome: SettlementOutcome,
+    failure: SettlementFailure | undefined,
+  ): void {
     if (outcome === 'done') {
       ack(delivery, 'acked');
     } else if (outcome === 'cancelled' || (config.onFailure ?? 'redeliver') === 'redeliver') {
@@ -309,6 +321,7 @@ function settler(
       ack(delivery, 'dropped');
     } else {
       const { packet } = delivery;
+      const reason = deadLetterReason(failure);
       client
         .publishAsync(config.deadLetterTopic ?? '', packet.payload, {
           qos: 1,
@@ -316,6 +329,8 @@ function settler(
             userProperties: {
               'original-topic': packet.topic,
               'workflow-node': `${ctx.workflowId}/${ctx.nodeId}`,
+              'failed-node': reason.failedNode,
+              error: reason.error,
               ...packet.properties?.userProperties,
             },
           },

@@ -11,6 +11,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import {
   consumerCredit,
   Credits,
+  deadLetterReason,
   decodeBody,
   definePlugin,
   MAX_CONSUMER_CREDIT,
@@ -19,7 +20,12 @@ import {
   StepFailure,
   z,
 } from '../../../plugin-api/index.js';
-import type { Emit, NodeContext, SettlementOutcome } from '../../../plugin-api/index.js';
+import type {
+  Emit,
+  NodeContext,
+  SettlementFailure,
+  SettlementOutcome,
+} from '../../../plugin-api/index.js';
 import {
   closeConnection,
   CONNECTION_EVENT,
@@ -190,12 +196,7 @@ async function nakTheRest(messages: AsyncIterator<JsMsg>): Promise<void> {
   }
 }
 
-function emitOf(
-  config: NatsSubscribeConfig,
-  message: JsMsg,
-  json: boolean,
-  settle: (message: JsMsg, outcome: SettlementOutcome) => void,
-): Emit {
+function emitOf(config: NatsSubscribeConfig, message: JsMsg, json: boolean, settle: Settle): Emit {
   return {
     payload: decodeBody(message.string(), json),
     headers: {
@@ -206,12 +207,14 @@ function emitOf(
     },
     settlement: {
       key: `${config.stream}-${message.seq}`,
-      onSettled: (outcome) => {
-        settle(message, outcome);
+      onSettled: (outcome, failure) => {
+        settle(message, outcome, failure);
       },
     },
   };
 }
+
+type Settle = (message: JsMsg, outcome: SettlementOutcome, failure?: SettlementFailure) => void;
 
 /** What a settled message sends back to the server. */
 function settler(
@@ -220,7 +223,7 @@ function settler(
   connection: NatsConnection,
   held: Set<JsMsg>,
   credits: Credits,
-): (message: JsMsg, outcome: SettlementOutcome) => void {
+): Settle {
   const js = jetstream(connection);
   // A credit comes back once the server has taken the answer, so that the server never counts
   // more unacknowledged messages than the credit either.
@@ -240,7 +243,7 @@ function settler(
       },
     );
   };
-  return (message, outcome) => {
+  return (message, outcome, failure) => {
     // Nakked when the node ended: nothing more to send.
     if (!held.delete(message)) return;
     if (outcome === 'done') {
@@ -256,7 +259,7 @@ function settler(
       message.term();
       finish('terminated', connection.flush());
     } else {
-      const published = deadLetter(config, ctx, js, message).then(
+      const published = deadLetter(config, ctx, js, message, failure).then(
         () => 'dead-lettered',
         (error: unknown) => {
           ctx.log.warn('Dead letter not published; message nakked', { error: messageOf(error) });
@@ -276,12 +279,16 @@ async function deadLetter(
   ctx: NodeContext,
   js: JetStreamClient,
   message: JsMsg,
+  failure: SettlementFailure | undefined,
 ): Promise<void> {
+  const reason = deadLetterReason(failure);
   const headers = natsHeaders();
   headers.set('Nats-Original-Subject', message.subject);
   headers.set('Nats-Original-Stream', config.stream);
   headers.set('Nats-Original-Sequence', String(message.seq));
   headers.set('Workflow-Node', `${ctx.workflowId}/${ctx.nodeId}`);
+  headers.set('Failed-Node', reason.failedNode);
+  headers.set('Error', reason.error);
   await js.publish(config.deadLetterSubject ?? '', message.data, {
     headers,
     msgID: `dl-${config.stream}-${message.seq}`,

@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 import {
   consumerCredit,
   Credits,
+  deadLetterReason,
   decodeBody,
   definePlugin,
   MAX_CONSUMER_CREDIT,
@@ -17,7 +18,12 @@ import {
   StepFailure,
   z,
 } from '../../../plugin-api/index.js';
-import type { Emit, NodeContext, SettlementOutcome } from '../../../plugin-api/index.js';
+import type {
+  Emit,
+  NodeContext,
+  SettlementFailure,
+  SettlementOutcome,
+} from '../../../plugin-api/index.js';
 import {
   claimReplyOf,
   closeRedisClient,
@@ -285,7 +291,7 @@ function emitOf(
   entry: StreamEntry,
   fields: Record<string, string>,
   redelivered: boolean,
-  settle: (entry: StreamEntry, outcome: SettlementOutcome) => void,
+  settle: Settle,
 ): Emit {
   return {
     payload: payloadOf(config, fields),
@@ -293,12 +299,14 @@ function emitOf(
     settlement: {
       // The entry id never changes, so a redelivered entry gets the same message id.
       key: `${config.stream}-${entry.id}`,
-      onSettled: (outcome) => {
-        settle(entry, outcome);
+      onSettled: (outcome, failure) => {
+        settle(entry, outcome, failure);
       },
     },
   };
 }
+
+type Settle = (entry: StreamEntry, outcome: SettlementOutcome, failure?: SettlementFailure) => void;
 
 /** What a settled entry does in Redis. */
 function settler(
@@ -307,7 +315,7 @@ function settler(
   commands: Redis,
   held: Set<string>,
   credits: Credits,
-): (entry: StreamEntry, outcome: SettlementOutcome) => void {
+): Settle {
   // A credit comes back once Redis has taken the answer, so that the pending list never holds
   // more entries than the credit either.
   const finish = (done: string, taken: Promise<unknown>): void => {
@@ -326,7 +334,7 @@ function settler(
       },
     );
   };
-  return (entry, outcome) => {
+  return (entry, outcome, failure) => {
     // Dropped when the node ended: it stays pending for the next run.
     if (!held.delete(entry.id)) return;
     if (outcome === 'done') {
@@ -335,7 +343,7 @@ function settler(
       // Pending, it is read again by the next run, or claimed once idle for claimIdleMs.
       finish('left', Promise.resolve());
     } else {
-      finish('dead-lettered', deadLetter(config, ctx, commands, entry));
+      finish('dead-lettered', deadLetter(config, ctx, commands, entry, failure));
     }
   };
 }
@@ -346,7 +354,9 @@ async function deadLetter(
   ctx: NodeContext,
   commands: Redis,
   entry: StreamEntry,
+  failure: SettlementFailure | undefined,
 ): Promise<void> {
+  const reason = deadLetterReason(failure);
   const fields = Object.entries(entry.fields ?? {}).flat();
   const replies = await commands
     .multi()
@@ -360,8 +370,10 @@ async function deadLetter(
       entry.id,
       'workflowNode',
       `${ctx.workflowId}/${ctx.nodeId}`,
+      'failedNode',
+      reason.failedNode,
       'error',
-      `failed in workflow ${ctx.workflowId} after its retries and onError; see the run's log`,
+      reason.error,
     )
     .xack(config.stream, config.group, entry.id)
     .exec();
