@@ -14,11 +14,14 @@ export type { Emit, EmitStream, Message, MessageHeaders, ProcessResult } from '.
 export { StepFailure } from './step-failure.js';
 export { Credits } from './settlement.js';
 export {
+  answerWhenTaken,
   bodyOf,
   consumerCredit,
   deadLetterReason,
   decodeBody,
+  decodeOption,
   MAX_CONSUMER_CREDIT,
+  needsDeadLetterTarget,
   publishConcurrency,
 } from './broker-messages.js';
 export type { DeadLetterReason } from './broker-messages.js';

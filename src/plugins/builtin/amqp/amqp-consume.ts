@@ -10,11 +10,13 @@ import {
   consumerCredit,
   deadLetterReason,
   decodeBody,
+  decodeOption,
   definePlugin,
   MAX_CONSUMER_CREDIT,
   messageOf,
-  StepFailure,
+  needsDeadLetterTarget,
   positiveInt,
+  StepFailure,
   z,
 } from '../../../plugin-api/index.js';
 import type {
@@ -69,24 +71,9 @@ export const amqpConsumeConfigSchema = z
       .describe(
         'For onFailure dead-letter: the routing key (a queue name with exchange ""); by default the message\'s own',
       ),
-    decode: z
-      .enum(['json', 'text'])
-      .optional()
-      .describe('json (default): a JSON body is parsed, other bodies stay text; text: always text'),
+    decode: decodeOption(),
   })
-  .superRefine((config, ctx) => {
-    if (
-      config.onFailure === 'dead-letter' &&
-      config.deadLetterExchange === undefined &&
-      config.deadLetterRoutingKey === undefined
-    ) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['deadLetterExchange'],
-        message: 'onFailure dead-letter needs deadLetterExchange or deadLetterRoutingKey',
-      });
-    }
-  });
+  .superRefine(needsDeadLetterTarget('deadLetterExchange', 'deadLetterRoutingKey'));
 
 export type AmqpConsumeConfig = z.output<typeof amqpConsumeConfigSchema>;
 

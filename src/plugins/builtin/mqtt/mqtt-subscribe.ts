@@ -8,9 +8,11 @@ import {
   consumerCredit,
   deadLetterReason,
   decodeBody,
+  decodeOption,
   definePlugin,
   MAX_CONSUMER_CREDIT,
   messageOf,
+  needsDeadLetterTarget,
   positiveInt,
   z,
 } from '../../../plugin-api/index.js';
@@ -74,20 +76,9 @@ export const mqttSubscribeConfigSchema = z
       .min(1)
       .optional()
       .describe('For onFailure dead-letter: the topic failed messages are published to (QoS 1)'),
-    decode: z
-      .enum(['json', 'text'])
-      .optional()
-      .describe('json (default): a JSON body is parsed, other bodies stay text; text: always text'),
+    decode: decodeOption(),
   })
-  .superRefine((config, ctx) => {
-    if (config.onFailure === 'dead-letter' && config.deadLetterTopic === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['deadLetterTopic'],
-        message: 'onFailure dead-letter needs deadLetterTopic',
-      });
-    }
-  });
+  .superRefine(needsDeadLetterTarget('deadLetterTopic'));
 
 export type MqttSubscribeConfig = z.output<typeof mqttSubscribeConfigSchema>;
 

@@ -9,13 +9,16 @@ import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
+  answerWhenTaken,
   consumerCredit,
   Credits,
   deadLetterReason,
   decodeBody,
+  decodeOption,
   definePlugin,
   MAX_CONSUMER_CREDIT,
   messageOf,
+  needsDeadLetterTarget,
   positiveInt,
   StepFailure,
   z,
@@ -73,20 +76,9 @@ export const natsSubscribeConfigSchema = z
       .min(1)
       .optional()
       .describe('For onFailure dead-letter: the subject failed messages are published to'),
-    decode: z
-      .enum(['json', 'text'])
-      .optional()
-      .describe('json (default): a JSON body is parsed, other bodies stay text; text: always text'),
+    decode: decodeOption(),
   })
-  .superRefine((config, ctx) => {
-    if (config.onFailure === 'dead-letter' && config.deadLetterSubject === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['deadLetterSubject'],
-        message: 'onFailure dead-letter needs deadLetterSubject',
-      });
-    }
-  });
+  .superRefine(needsDeadLetterTarget('deadLetterSubject'));
 
 export type NatsSubscribeConfig = z.output<typeof natsSubscribeConfigSchema>;
 
@@ -225,24 +217,7 @@ function settler(
   credits: Credits,
 ): Settle {
   const js = jetstream(connection);
-  // A credit comes back once the server has taken the answer, so that the server never counts
-  // more unacknowledged messages than the credit either.
-  const finish = (sent: string, taken: Promise<unknown>): void => {
-    taken.then(
-      () => {
-        ctx.report(MESSAGE_EVENT, sent);
-        credits.settled();
-      },
-      (error: unknown) => {
-        ctx.report(MESSAGE_EVENT, 'lost');
-        ctx.log.warn('NATS answer to a settled message not confirmed', {
-          sent,
-          error: messageOf(error),
-        });
-        credits.settled();
-      },
-    );
-  };
+  const finish = answerWhenTaken(ctx, credits, MESSAGE_EVENT);
   return (message, outcome, failure) => {
     // Nakked when the node ended: nothing more to send.
     if (!held.delete(message)) return;

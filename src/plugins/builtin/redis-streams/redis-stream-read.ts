@@ -7,13 +7,16 @@
 // a crash left unacknowledged is delivered again (docs/brokers.md).
 import type { Redis } from 'ioredis';
 import {
+  answerWhenTaken,
   consumerCredit,
   Credits,
   deadLetterReason,
   decodeBody,
+  decodeOption,
   definePlugin,
   MAX_CONSUMER_CREDIT,
   messageOf,
+  needsDeadLetterTarget,
   positiveInt,
   StepFailure,
   z,
@@ -88,20 +91,9 @@ export const redisStreamReadConfigSchema = z
       .min(1)
       .optional()
       .describe('Field holding the body (default payload); without it, all fields as an object'),
-    decode: z
-      .enum(['json', 'text'])
-      .optional()
-      .describe('json (default): a JSON body is parsed, other bodies stay text; text: always text'),
+    decode: decodeOption(),
   })
-  .superRefine((config, ctx) => {
-    if (config.onFailure === 'dead-letter' && config.deadLetterStream === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['deadLetterStream'],
-        message: 'onFailure dead-letter needs deadLetterStream',
-      });
-    }
-  });
+  .superRefine(needsDeadLetterTarget('deadLetterStream'));
 
 export type RedisStreamReadConfig = z.output<typeof redisStreamReadConfigSchema>;
 
@@ -316,24 +308,7 @@ function settler(
   held: Set<string>,
   credits: Credits,
 ): Settle {
-  // A credit comes back once Redis has taken the answer, so that the pending list never holds
-  // more entries than the credit either.
-  const finish = (done: string, taken: Promise<unknown>): void => {
-    taken.then(
-      () => {
-        ctx.report(ENTRY_EVENT, done);
-        credits.settled();
-      },
-      (error: unknown) => {
-        ctx.report(ENTRY_EVENT, 'lost');
-        ctx.log.warn('Redis answer to a settled entry not confirmed; it stays pending', {
-          done,
-          error: messageOf(error),
-        });
-        credits.settled();
-      },
-    );
-  };
+  const finish = answerWhenTaken(ctx, credits, ENTRY_EVENT);
   return (entry, outcome, failure) => {
     // Dropped when the node ended: it stays pending for the next run.
     if (!held.delete(entry.id)) return;
