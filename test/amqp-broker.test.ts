@@ -19,7 +19,7 @@ import {
   TEST_AMQP_URL,
   testAmqpConnection,
 } from './support/amqp.js';
-import { residentBytes } from './support/nats.js';
+import { oddFailing, residentBytes } from './support/brokers.js';
 import { Restartable } from './support/restored-history.js';
 import { eventually } from './support/wait.js';
 
@@ -67,29 +67,6 @@ const relay = {
   ],
 };
 
-/** Odd numbers fail on both attempts; even ones reach the terminal. */
-const picky = (workflowId: string, input: ReturnType<typeof consume>) => ({
-  workflowId,
-  description: 'fails odd numbers',
-  nodes: [
-    input,
-    {
-      nodeId: 'check',
-      type: 'MAPPER',
-      config: {
-        expression: 'n % 2 = 1 ? $error("odd") : $',
-        onError: 'SKIP',
-        engine: { retry: { maxAttempts: 2, backoffMs: 0 } },
-      },
-    },
-    { nodeId: 'end', type: 'CONSOLE_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'check' },
-    { source: 'check', target: 'end' },
-  ],
-});
-
 const numbersOf = (messages: { body: unknown }[]): number[] =>
   messages.map((message) => (message.body as { n: number }).n).sort((a, b) => a - b);
 
@@ -128,8 +105,9 @@ describe.skipIf(unavailable !== undefined)('AMQP consumer and publisher', () => 
     await servers.boot();
     await servers.define([
       relay,
-      picky('picky', consume(ODD, { declare: false, onFailure: 'reject' })),
-      picky(
+      // Odd numbers fail on both attempts; even ones reach the terminal.
+      oddFailing('picky', consume(ODD, { declare: false, onFailure: 'reject' })),
+      oddFailing(
         'picky-named',
         consume(ODD2, {
           onFailure: 'dead-letter',

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { residentBytes } from './support/nats.js';
+import { oddFailing, residentBytes } from './support/brokers.js';
 import {
   Collector,
   dropSession,
@@ -66,28 +66,15 @@ const relay = chain('relay', [
   publish(`${ID}/out`, { concurrency: 64 }),
 ]);
 
-/** Fails odd numbers on both attempts. */
-const failOdd = {
-  nodeId: 'check',
-  type: 'MAPPER',
-  config: {
-    expression: 'n % 2 = 1 ? $error("odd") : $',
-    onError: 'SKIP',
-    engine: { retry: { maxAttempts: 2, backoffMs: 0 } },
-  },
-};
-
-const picky = chain('picky', [
+const picky = oddFailing(
+  'picky',
   subscribe('picky', `${ID}/odd`, { onFailure: 'dead-letter', deadLetterTopic: `${ID}/dead` }),
-  failOdd,
-  { nodeId: 'end', type: 'CONSOLE_TERMINAL' },
-]);
+);
 
-const stubborn = chain('stubborn', [
+const stubborn = oddFailing(
+  'stubborn',
   subscribe('stubborn', `${ID}/again`, { redeliverDelayMs: 100 }),
-  failOdd,
-  { nodeId: 'end', type: 'CONSOLE_TERMINAL' },
-]);
+);
 
 const exact = chain('exact', [
   subscribe('exact', `${ID}/q2`, { qos: 2 }),

@@ -11,12 +11,11 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oddFailing, residentBytes } from './support/brokers.js';
 import {
   freshStream,
   natsUnavailable,
-  oddFailing,
   readStream,
-  residentBytes,
   TEST_NATS_URL,
   testNatsConnection,
 } from './support/nats.js';

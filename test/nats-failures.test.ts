@@ -14,13 +14,8 @@ import type { JetStreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  freshStream,
-  natsUnavailable,
-  oddFailing,
-  TEST_NATS_URL,
-  testNatsConnection,
-} from './support/nats.js';
+import { oddFailing } from './support/brokers.js';
+import { freshStream, natsUnavailable, TEST_NATS_URL, testNatsConnection } from './support/nats.js';
 import { pluginEvents } from './support/plugin-events.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { residentBytes } from './support/nats.js';
+import { oddFailing, residentBytes } from './support/brokers.js';
 import {
   groupLag,
   pendingCount,
@@ -53,27 +53,10 @@ const relay = {
 };
 
 /** Odd numbers fail on both attempts and are dead-lettered; even ones reach the terminal. */
-const picky = {
-  workflowId: 'picky',
-  description: 'fails odd numbers',
-  nodes: [
-    read(keys.odd, 'picky', { onFailure: 'dead-letter', deadLetterStream: keys.dead }),
-    {
-      nodeId: 'check',
-      type: 'MAPPER',
-      config: {
-        expression: 'n % 2 = 1 ? $error("odd") : $',
-        onError: 'SKIP',
-        engine: { retry: { maxAttempts: 2, backoffMs: 0 } },
-      },
-    },
-    { nodeId: 'end', type: 'CONSOLE_TERMINAL' },
-  ],
-  edges: [
-    { source: 'in', target: 'check' },
-    { source: 'check', target: 'end' },
-  ],
-};
+const picky = oddFailing(
+  'picky',
+  read(keys.odd, 'picky', { onFailure: 'dead-letter', deadLetterStream: keys.dead }),
+);
 
 describe.skipIf(unavailable !== undefined)('Redis Streams consumer group and adder', () => {
   let dir = '';
