@@ -5,7 +5,8 @@
 // growing pauses) and every message reaches the other end, none lost, the input left with
 // nothing unacknowledged. A broker that forgets the subscription (queue deleted, group
 // destroyed, session ended) is subscribed to again; a Redis read whose answer was lost with the
-// connection is read again. Each broker is skipped with the reason when it does not answer and
+// connection is read again. The AMQP consumer takes its password from a secret
+// (`decrypted:amqp.password`). Each broker is skipped with the reason when it does not answer and
 // CI is not set.
 import type { Redis } from 'ioredis';
 import type { Connection } from 'rabbitmq-client';
@@ -104,7 +105,23 @@ function amqpCase(unavailable: string | undefined): BrokerCase {
     forget: async () => {
       await connection().queueDelete({ queue: input });
     },
-    consumer: (url) => ({ type: 'AMQP_CONSUME', config: { url, queue: input, prefetch: 4 } }),
+    // The password comes from the secrets mechanism, not the URL.
+    consumer: (url) => {
+      const bare = new URL(url);
+      const username = decodeURIComponent(bare.username) || 'guest';
+      bare.username = '';
+      bare.password = '';
+      return {
+        type: 'AMQP_CONSUME',
+        config: {
+          url: bare.toString(),
+          username,
+          password: 'decrypted:amqp.password',
+          queue: input,
+          prefetch: 4,
+        },
+      };
+    },
     publisher: () => ({ type: 'AMQP_PUBLISH', config: { url: TEST_AMQP_URL, routingKey: output } }),
     publish: (numbers) =>
       publishAll(
@@ -244,7 +261,11 @@ for (const broker of cases) {
       const target = new URL(broker.target);
       proxy = await TcpProxy.to(target.hostname, Number(target.port));
       await broker.setUp();
-      server = await startTestServer();
+      server = await startTestServer({
+        env: {
+          SVC_SECRET_AMQP_PASSWORD: decodeURIComponent(new URL(TEST_AMQP_URL).password) || 'guest',
+        },
+      });
       const created = await server.call('POST', '/api/sessions', {
         body: {
           sessionId: 's',

@@ -40,14 +40,24 @@ export interface AmqpConnectionConfig {
 }
 
 /**
+ * The URL with `username` and `password` in it: the client takes the credentials of a URL over
+ * its own options, and a URL without them as the empty user, so the keys must go into the URL.
+ */
+export function urlWithCredentials(config: AmqpConnectionConfig): string {
+  if (config.username === undefined && config.password === undefined) return config.url;
+  const url = new URL(config.url);
+  if (config.username !== undefined) url.username = encodeURIComponent(config.username);
+  if (config.password !== undefined) url.password = encodeURIComponent(config.password);
+  return url.toString();
+}
+
+/**
  * A connection that is made in the background and made again whenever it is lost; channels
  * asked of it wait for it. The caller closes it.
  */
 export function openConnection(config: AmqpConnectionConfig, ctx: NodeContext): Connection {
   const connection = new Connection({
-    url: config.url,
-    ...(config.username === undefined ? {} : { username: config.username }),
-    ...(config.password === undefined ? {} : { password: config.password }),
+    url: urlWithCredentials(config),
     connectionName: `workflow-service ${ctx.sessionId}/${ctx.workflowId}/${ctx.nodeId}`,
     retryLow: RETRY_LOW_MS,
     retryHigh: RETRY_HIGH_MS,
