@@ -3,6 +3,7 @@
 import { loadSettings } from '../../src/config/index.js';
 import type { BuildInfo } from '../../src/config/index.js';
 import { createLoggers } from '../../src/observability/index.js';
+import type { Loggers } from '../../src/observability/index.js';
 import { createWorkerApp } from '../../src/worker-app.js';
 import type { WorkerApp } from '../../src/worker-app.js';
 import { TEST_BUILD_INFO, startTestServer } from './server.js';
@@ -14,6 +15,22 @@ export const TOKEN = 'worker-token-for-tests';
 export interface ControlPlaneOptions {
   readonly argv?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
+  /** Where the control plane logs; nowhere by default. */
+  readonly loggers?: Loggers;
+}
+
+/** Loggers at INFO whose every line is kept, parsed, in `lines`. */
+export function capturedLoggers(): { loggers: Loggers; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const loggers = createLoggers(
+    { root: 'INFO', app: 'INFO', engine: 'INFO' },
+    {
+      write: (line: string) => {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      },
+    },
+  );
+  return { loggers, lines };
 }
 
 /** The server of a build with workers, accepting workers on a free loopback port. */
@@ -22,6 +39,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     buildInfo: WORKERS_BUILD,
     argv: [`--svc.workers.token=${TOKEN}`, '--svc.workers.listen-port=0', ...(options.argv ?? [])],
     env: options.env ?? {},
+    ...(options.loggers === undefined ? {} : { loggers: options.loggers }),
   });
   if (server.workers === undefined) throw new Error('the control plane does not accept workers');
   return server;
@@ -57,15 +75,7 @@ export async function startWorker(
     ],
     env: options.env ?? {},
   });
-  const logLines: Record<string, unknown>[] = [];
-  const loggers = createLoggers(
-    { root: 'INFO', app: 'INFO', engine: 'INFO' },
-    {
-      write: (line: string) => {
-        logLines.push(JSON.parse(line) as Record<string, unknown>);
-      },
-    },
-  );
+  const { loggers, lines: logLines } = capturedLoggers();
   const worker = await createWorkerApp({
     settings,
     buildInfo: WORKERS_BUILD,
