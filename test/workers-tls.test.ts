@@ -8,11 +8,17 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from './support/server.js';
-import { endOf } from './support/wait.js';
+import { endOf, eventually } from './support/wait.js';
 import { rawConnect, registration } from './support/worker-calls.js';
 import { startWorkerProcess, untilLogged } from './support/worker-process.js';
 import type { WorkerProcessOptions } from './support/worker-process.js';
-import { TOKEN, placedFlow, startControlPlane, startRun } from './support/workers.js';
+import {
+  TOKEN,
+  capturedLoggers,
+  placedFlow,
+  startControlPlane,
+  startRun,
+} from './support/workers.js';
 
 let dir = '';
 const closers: (() => Promise<unknown>)[] = [];
@@ -75,10 +81,46 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function controlPlane(sslBundle: string): Promise<TestServer> {
-  const server = await startControlPlane({ argv: [`--svc.workers.ssl-bundle=${sslBundle}`] });
+type LogLine = Record<string, unknown>;
+
+/** A control plane with this bundle, and the lines it logs. */
+async function controlPlane(sslBundle: string): Promise<TestServer & { lines: LogLine[] }> {
+  const { loggers, lines } = capturedLoggers();
+  const server = await startControlPlane({
+    argv: [`--svc.workers.ssl-bundle=${sslBundle}`],
+    loggers,
+  });
   closers.push(() => server.close());
-  return server;
+  return Object.assign(server, { lines });
+}
+
+const HANDSHAKE_FAILED = /^A worker connection failed its TLS handshake: /;
+
+/** `host:port` of a client on this machine, as the control plane names its peers. */
+const LOOPBACK_PEER = /^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1):\d+$/;
+
+/** Waits for the control plane's warning of a failed handshake from this machine, with `fields`. */
+async function expectRefusedHandshake(
+  server: { lines: LogLine[] },
+  fields: Record<string, unknown>,
+): Promise<void> {
+  const [line] = await eventually(
+    () =>
+      Promise.resolve(server.lines.filter((logged) => HANDSHAKE_FAILED.test(String(logged.msg)))),
+    (found) => found.length > 0,
+    STARTS,
+  );
+  expect(line).toMatchObject({
+    level: 40,
+    address: expect.stringMatching(LOOPBACK_PEER),
+    ...fields,
+  });
+}
+
+/** The control plane lists no worker. */
+async function expectNoWorkers(server: TestServer): Promise<void> {
+  const workers = await server.call('GET', '/api/workers');
+  expect(workers.json.data.workers).toEqual([]);
 }
 
 /** A worker process connecting to `localhost` with this bundle, killed after the test. */
@@ -120,9 +162,10 @@ describe('workers over TLS with mandatory client certificates', { timeout: START
     expect(results.json.data[0].payload).toBe('over TLS');
     const workers = await server.call('GET', '/api/workers');
     expect(workers.json.data.workers).toEqual([expect.objectContaining({ secure: true })]);
+    expect(server.lines.filter((logged) => HANDSHAKE_FAILED.test(String(logged.msg)))).toEqual([]);
   });
 
-  it('refuses a client without a certificate: the call fails and it never gets a welcome', async () => {
+  it('refuses a client without a certificate: the call fails, it never gets a welcome, and the control plane logs why', async () => {
     const server = await controlPlane(controlBundle);
     const { status, frames } = await rawConnect({
       target: `localhost:${server.workers?.port ?? 0}`,
@@ -132,17 +175,37 @@ describe('workers over TLS with mandatory client certificates', { timeout: START
     });
     expect(status.code).toBe(grpc.status.UNAVAILABLE);
     expect(frames).toEqual([]);
-    const workers = await server.call('GET', '/api/workers');
-    expect(workers.json.data.workers).toEqual([]);
+    await expectNoWorkers(server);
+    await expectRefusedHandshake(server, {
+      reason: 'no client certificate',
+      code: 'NO_CERTIFICATE',
+    });
   });
 
-  it('refuses a worker whose certificate another CA signed', async () => {
+  it('refuses a client that does not speak TLS, and logs a warning', async () => {
+    const server = await controlPlane(controlBundle);
+    const { status, frames } = await rawConnect({
+      target: `127.0.0.1:${server.workers?.port ?? 0}`,
+      authorization: `Bearer ${TOKEN}`,
+      frames: [registration({ name: 'plain' })],
+    });
+    expect(status.code).toBe(grpc.status.UNAVAILABLE);
+    expect(frames).toEqual([]);
+    await expectRefusedHandshake(server, {
+      code: expect.stringMatching(/^ERR_SSL_/),
+    });
+  });
+
+  it('refuses a worker whose certificate another CA signed, and logs a warning naming its address and the reason', async () => {
     const server = await controlPlane(controlBundle);
     const stranger = await worker(server, strangerBundle, { connected: false });
     await disconnected(stranger);
     expect(stranger.workerId()).toBeUndefined();
-    const workers = await server.call('GET', '/api/workers');
-    expect(workers.json.data.workers).toEqual([]);
+    await expectNoWorkers(server);
+    await expectRefusedHandshake(server, {
+      reason: 'the client certificate is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
+      code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    });
   });
 
   it('does not connect to a control plane whose certificate does not name the host the worker connects to', async () => {
@@ -150,8 +213,7 @@ describe('workers over TLS with mandatory client certificates', { timeout: START
     const careful = await worker(server, workerBundle, { connected: false });
     expect(String(await disconnected(careful))).toMatch(/does not match certificate's altnames/);
     expect(careful.workerId()).toBeUndefined();
-    const workers = await server.call('GET', '/api/workers');
-    expect(workers.json.data.workers).toEqual([]);
+    await expectNoWorkers(server);
   });
 
   it('stops start-up naming the file when the bundle lacks one', async () => {

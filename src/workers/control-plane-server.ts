@@ -10,6 +10,8 @@ import { AppError, messageOf } from '../core/index.js';
 import type { Settings } from '../config/index.js';
 import { readTlsBundle } from './tls-bundle.js';
 import type { TlsBundle } from './tls-bundle.js';
+import { listenTls } from './tls-listener.js';
+import type { HandshakeFailure, TlsListener } from './tls-listener.js';
 import { WORKERS_SERVICE, workersProto } from './wire.js';
 import type { ControlFrame, Received, RegisterFrame, WorkerFrame } from './wire.js';
 import type { WorkersLogger } from './workers-logger.js';
@@ -18,6 +20,9 @@ import { REFUSAL_METADATA, TOKEN_METADATA, keepaliveOptions, tokenFrom } from '.
 
 /** A call that has not registered within this time is ended. */
 const REGISTER_TIMEOUT_MS = 10_000;
+
+/** A TLS connection that has not finished its handshake within this time is dropped. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 export interface ControlPlaneOptions {
   readonly registry: WorkerRegistry;
@@ -77,6 +82,7 @@ export class ControlPlaneServer {
   #leader: boolean | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #bound: { address: string; port: number } | undefined;
+  #tlsListener: TlsListener | undefined;
 
   constructor(options: ControlPlaneOptions) {
     this.#options = options;
@@ -106,30 +112,30 @@ export class ControlPlaneServer {
   async listen(): Promise<{ address: string; port: number }> {
     const { address, port, heartbeatMs, logger, registry } = this.#options;
     const bundle = this.#options.tls;
-    const credentials =
-      bundle === undefined
-        ? grpc.ServerCredentials.createInsecure()
-        : grpc.ServerCredentials.createSsl(
-            bundle.ca,
-            [{ cert_chain: bundle.cert, private_key: bundle.key }],
-            true,
-          );
-    const target = address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
-    const bound = await new Promise<number>((resolve, reject) => {
-      this.#server.bindAsync(target, credentials, (error, boundPort) => {
-        if (error === null) resolve(boundPort);
-        else {
-          reject(
-            new AppError('SETTINGS_INVALID', {
-              params: {
-                detail: `Cannot accept workers on ${address}:${port} (svc.workers.listen-address, svc.workers.listen-port): ${error.message}`,
-              },
-              cause: error,
-            }),
-          );
-        }
+    let bound: number;
+    try {
+      if (bundle === undefined) bound = await this.#bindInsecure(address, port);
+      else {
+        this.#tlsListener = await listenTls(this.#server, {
+          bundle,
+          address,
+          port,
+          handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
+          onHandshakeFailure: (failure) => {
+            this.#handshakeFailed(failure);
+          },
+        });
+        bound = this.#tlsListener.port;
+      }
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError('SETTINGS_INVALID', {
+        params: {
+          detail: `Cannot accept workers on ${address}:${port} (svc.workers.listen-address, svc.workers.listen-port): ${messageOf(error)}`,
+        },
+        cause: error,
       });
-    });
+    }
     this.#bound = { address, port: bound };
     registry.accepting = true;
     this.#checkLeadership();
@@ -146,9 +152,41 @@ export class ControlPlaneServer {
     return this.#bound;
   }
 
+  async #bindInsecure(address: string, port: number): Promise<number> {
+    const target = address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+    return new Promise<number>((resolve, reject) => {
+      this.#server.bindAsync(target, grpc.ServerCredentials.createInsecure(), (error, bound) => {
+        if (error === null) resolve(bound);
+        else reject(error);
+      });
+    });
+  }
+
+  /**
+   * A client refused for its certificate (none, or one of another CA) or whose handshake
+   * failed (no TLS at all, too slow) never reaches gRPC; this is the only trace it leaves here.
+   * One that merely left mid-handshake is not a refusal (a TCP health check does so), and would
+   * drown the warnings that matter.
+   */
+  #handshakeFailed({ address, reason, code }: HandshakeFailure): void {
+    const { logger } = this.#options;
+    if (code === 'ECONNRESET') {
+      logger.debug(
+        { address, reason, code },
+        'A connection to the workers port ended during its TLS handshake',
+      );
+      return;
+    }
+    logger.warn(
+      { address, reason, code },
+      `A worker connection failed its TLS handshake: ${reason}`,
+    );
+  }
+
   /** Drops every worker (their calls fail retryably) and stops listening. */
   async close(): Promise<void> {
     if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#tlsListener?.stop();
     this.#options.registry.accepting = false;
     this.#health.setStatus('', 'NOT_SERVING');
     this.#health.setStatus(WORKERS_SERVICE, 'NOT_SERVING');
@@ -166,6 +204,9 @@ export class ControlPlaneServer {
         resolve();
       }, 1_000).unref();
     });
+    // Connections still in their handshake are not the gRPC server's to close.
+    this.#tlsListener?.destroyConnections();
+    this.#tlsListener = undefined;
     this.#bound = undefined;
   }
 
