@@ -2,7 +2,7 @@
 // "Recover conditions", "Deployment facts", "Events" 3, 6 and 9, "Errors", "Meters", workers;
 // CONTRACT 4 control status; docs/high-availability.md): two servers of this process share one
 // schema; one leads, the other is a standby that takes over when the leader stops, and a leader
-// that loses its lease stops leading at once.
+// that loses its lease stops leading at once. A worker runs as its own process, as deployed.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadSettings } from '../src/config/index.js';
@@ -15,8 +15,9 @@ import { asAdmin, createTestSchema, dropSchema, uniqueName } from './support/pos
 import { TEST_BUILD_INFO, openSse, startTestServer } from './support/server.js';
 import type { SseClient, TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
-import { TOKEN, startWorker } from './support/workers.js';
-import type { TestWorker } from './support/workers.js';
+import { CONNECTED, startWorkerProcess, untilLogged } from './support/worker-process.js';
+import type { WorkerProcess } from './support/worker-process.js';
+import { TOKEN } from './support/workers.js';
 import { approvalWorkflow } from './support/workflows.js';
 
 const unavailable = await postgresUnavailable();
@@ -27,6 +28,16 @@ const BUILD = { ...TEST_BUILD_INFO, persistence: true };
 const approval = approvalWorkflow;
 
 const TERMINAL = ['COMPLETED', 'FAILED', 'STOPPED', 'TIMED_OUT', 'ABORTED'];
+
+/** The time limit of a case that starts a worker process: a loaded machine takes long. */
+const WORKER_STARTS = 180_000;
+
+const REFUSED_BY_STANDBY = 'Refused: The server is a standby; connect to the leader';
+
+/** How often the worker process said a standby refused it. */
+function refusals(worker: WorkerProcess): number {
+  return worker.logLines().filter((line) => line.msg === REFUSED_BY_STANDBY).length;
+}
 
 interface PairOptions {
   readonly lease?: string;
@@ -499,41 +510,46 @@ describe.skipIf(unavailable !== undefined)(`a leader and a standby on one schema
     expect(await leads(leader)).toBe(false);
   });
 
-  it('refuses workers on the standby, which reach it once it leads and are let go when it loses its lease (SPEC Workflow-author safeguards: workers)', async () => {
-    const { schema, leader, standby } = await pair({ workers: true });
-    const worker: TestWorker = await startWorker(standby, {
-      connected: false,
-      argv: ['--svc.workers.plugin-types=MAPPER'],
-    });
-    cleanups.push(() => worker.close());
-    await eventually(
-      () =>
-        Promise.resolve(
-          worker.logLines.filter(
-            (line) => line.msg === 'Refused: The server is a standby; connect to the leader',
-          ).length,
-        ),
-      (refusals) => refusals >= 1,
-    );
-    expect(await meter(standby, 'svc.workers')).toBe(0);
+  it(
+    'refuses workers on the standby, which reach it once it leads and are let go when it loses its lease (SPEC Workflow-author safeguards: workers)',
+    { timeout: WORKER_STARTS },
+    async () => {
+      const { schema, leader, standby } = await pair({ workers: true });
+      // A worker process, as deployed: it tries again with its own backoff while refused.
+      const worker = await startWorkerProcess(standby, {
+        connected: false,
+        argv: ['--svc.workers.plugin-types=MAPPER'],
+      });
+      cleanups.push(() => worker.kill());
+      await untilLogged(worker, (line) => line.msg === REFUSED_BY_STANDBY, WORKER_STARTS);
+      expect(worker.workerId()).toBeUndefined();
+      expect(await meter(standby, 'svc.workers')).toBe(0);
 
-    await leader.app.shutdown();
-    await worker.client.connected;
-    expect(await leads(standby)).toBe(true);
-    expect(await meter(standby, 'svc.workers')).toBe(1);
+      await leader.app.shutdown();
+      await untilLogged(worker, (line) => line.msg === CONNECTED, WORKER_STARTS);
+      expect(await leads(standby)).toBe(true);
+      expect(await meter(standby, 'svc.workers')).toBe(1);
+      const refusedWhileStandby = refusals(worker);
 
-    await asAdmin((client) =>
-      client.query(
-        `UPDATE ${schema}.leader_lease
+      await asAdmin((client) =>
+        client.query(
+          `UPDATE ${schema}.leader_lease
             SET holder = 'intruder', epoch = epoch + 1, expires_at = now() + interval '1 hour'`,
-      ),
-    );
-    await eventually(
-      () => meter(standby, 'svc.workers'),
-      (connected) => connected === 0,
-    );
-    expect(await leads(standby)).toBe(false);
-  });
+        ),
+      );
+      await eventually(
+        () => meter(standby, 'svc.workers'),
+        (connected) => connected === 0,
+      );
+      expect(await leads(standby)).toBe(false);
+      // Let go, the worker comes back and is refused again: this server is a standby now.
+      await eventually(
+        () => Promise.resolve(refusals(worker)),
+        (refused) => refused > refusedWhileStandby,
+        WORKER_STARTS,
+      );
+    },
+  );
 });
 
 describe.skipIf(unavailable !== undefined)(`the leader lease in the database${skipped}`, () => {

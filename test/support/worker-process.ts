@@ -38,7 +38,8 @@ export interface WorkerProcessOptions extends WorkerOptions {
   readonly binary?: string;
 }
 
-const CONNECTED = 'Connected to the control plane';
+/** What a worker logs once the control plane welcomed it. */
+export const CONNECTED = 'Connected to the control plane';
 
 function parsed(output: string): LogLine[] {
   const lines: LogLine[] = [];
