@@ -3,6 +3,7 @@
 // control plane host name against its certificate"), with throwaway certificates.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -83,9 +84,12 @@ afterAll(() => {
 
 type LogLine = Record<string, unknown>;
 
-/** A control plane with this bundle, and the lines it logs. */
-async function controlPlane(sslBundle: string): Promise<TestServer & { lines: LogLine[] }> {
-  const { loggers, lines } = capturedLoggers();
+/** A control plane with this bundle, and the lines it logs at `level`. */
+async function controlPlane(
+  sslBundle: string,
+  level: 'INFO' | 'DEBUG' = 'INFO',
+): Promise<TestServer & { lines: LogLine[] }> {
+  const { loggers, lines } = capturedLoggers(level);
   const server = await startControlPlane({
     argv: [`--svc.workers.ssl-bundle=${sslBundle}`],
     loggers,
@@ -194,6 +198,22 @@ describe('workers over TLS with mandatory client certificates', { timeout: START
     await expectRefusedHandshake(server, {
       code: expect.stringMatching(/^ERR_SSL_/),
     });
+  });
+
+  it('logs a connection that closes during its handshake at debug level only, as it is no refusal', async () => {
+    const server = await controlPlane(controlBundle, 'DEBUG');
+    // What a TCP health check does: connect, then close without a word of TLS.
+    const probe = connect({ host: '127.0.0.1', port: server.workers?.port ?? 0 });
+    probe.on('connect', () => probe.end());
+    const [line] = await eventually(
+      () => Promise.resolve(server.lines.filter((logged) => logged.code === 'ECONNRESET')),
+      (found) => found.length > 0,
+    );
+    expect(line).toMatchObject({
+      level: 20,
+      msg: 'A connection to the workers port ended during its TLS handshake',
+    });
+    expect(server.lines.filter((logged) => HANDSHAKE_FAILED.test(String(logged.msg)))).toEqual([]);
   });
 
   it('refuses a worker whose certificate another CA signed, and logs a warning naming its address and the reason', async () => {

@@ -70,7 +70,8 @@ function untrusted(socket: TLSSocket): { reason: string; code: string } | undefi
  * socket whose certificate fails verification without an error that says so, and by the time
  * `tlsClientError` reports a bare reset the peer's address is gone. The check is the same
  * (`authorized`: a certificate that chains to the bundle's CA), and a refused connection is
- * destroyed before gRPC reads a byte of it.
+ * destroyed before gRPC reads a byte of it. The price: a client without a certificate sees its
+ * connection close instead of a `certificate required` alert; the warning here says why.
  */
 export async function listenTls(
   server: grpc.Server,

@@ -19,11 +19,14 @@ export interface ControlPlaneOptions {
   readonly loggers?: Loggers;
 }
 
-/** Loggers at INFO whose every line is kept, parsed, in `lines`. */
-export function capturedLoggers(): { loggers: Loggers; lines: Record<string, unknown>[] } {
+/** Loggers at `level` whose every line is kept, parsed, in `lines`. */
+export function capturedLoggers(level: 'INFO' | 'DEBUG' = 'INFO'): {
+  loggers: Loggers;
+  lines: Record<string, unknown>[];
+} {
   const lines: Record<string, unknown>[] = [];
   const loggers = createLoggers(
-    { root: 'INFO', app: 'INFO', engine: 'INFO' },
+    { root: level, app: level, engine: level },
     {
       write: (line: string) => {
         lines.push(JSON.parse(line) as Record<string, unknown>);
