@@ -196,7 +196,8 @@ describe('workers over TLS with mandatory client certificates', { timeout: START
     expect(status.code).toBe(grpc.status.UNAVAILABLE);
     expect(frames).toEqual([]);
     await expectRefusedHandshake(server, {
-      code: expect.stringMatching(/^ERR_SSL_/),
+      reason: 'wrong version number',
+      code: 'ERR_SSL_WRONG_VERSION_NUMBER',
     });
   });
 

@@ -102,12 +102,21 @@ export async function listenTls(
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  tlsServer.on('tlsClientError', (error: NodeJS.ErrnoException, socket: TLSSocket) => {
-    onHandshakeFailure({ address: peerOf(socket), reason: error.message, code: error.code });
-  });
+  tlsServer.on(
+    'tlsClientError',
+    (error: NodeJS.ErrnoException & { reason?: unknown }, socket: TLSSocket) => {
+      // An OpenSSL error says in `reason` what its message buries among source file names.
+      const reason = typeof error.reason === 'string' ? error.reason : error.message;
+      onHandshakeFailure({ address: peerOf(socket), reason, code: error.code });
+    },
+  );
   tlsServer.on('secureConnection', (socket: TLSSocket) => {
     const refusal = untrusted(socket);
     if (refusal === undefined) {
+      // As grpc-js does on its own TLS port (nodejs/node#35824): an error of an encrypted socket
+      // is not always passed on to its HTTP/2 session, and one nobody hears ends the process.
+      // The session sees the socket close and ends the worker's call.
+      socket.on('error', () => undefined);
       injector.injectConnection(socket);
       return;
     }
