@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from './support/server.js';
-import { endOf, eventually } from './support/wait.js';
+import { endOf, eventually, within } from './support/wait.js';
 import { rawConnect, registration } from './support/worker-calls.js';
 import { startWorkerProcess, untilLogged } from './support/worker-process.js';
 import type { WorkerProcessOptions } from './support/worker-process.js';
@@ -167,6 +167,20 @@ describe('workers over TLS with mandatory client certificates', { timeout: START
     const workers = await server.call('GET', '/api/workers');
     expect(workers.json.data.workers).toEqual([expect.objectContaining({ secure: true })]);
     expect(server.lines.filter((logged) => HANDSHAKE_FAILED.test(String(logged.msg)))).toEqual([]);
+  });
+
+  it('lets a worker connected over TLS go with the reason when the control plane stops, and drops a connection still in its handshake', async () => {
+    // Not closed after the test: closing it is the test.
+    const server = await startControlPlane({ argv: [`--svc.workers.ssl-bundle=${controlBundle}`] });
+    const connected = await worker(server, workerBundle);
+    // A peer that connects and never says a word of TLS.
+    const silent = connect({ host: '127.0.0.1', port: server.workers?.port ?? 0 });
+    const silentClosed = new Promise((resolve) => silent.once('close', resolve));
+    await new Promise((resolve) => silent.once('connect', resolve));
+    await server.close();
+    expect(await disconnected(connected)).toBe('The control plane is stopping');
+    // Well before the 10 s handshake deadline would have dropped it.
+    await within(silentClosed, 5_000, 'the silent connection closing');
   });
 
   it('refuses a client without a certificate: the call fails, it never gets a welcome, and the control plane logs why', async () => {

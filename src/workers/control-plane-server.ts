@@ -186,7 +186,8 @@ export class ControlPlaneServer {
   /** Drops every worker (their calls fail retryably) and stops listening. */
   async close(): Promise<void> {
     if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#tlsListener?.stop();
+    this.#tlsListener?.close();
+    this.#tlsListener = undefined;
     this.#options.registry.accepting = false;
     this.#health.setStatus('', 'NOT_SERVING');
     this.#health.setStatus(WORKERS_SERVICE, 'NOT_SERVING');
@@ -204,9 +205,6 @@ export class ControlPlaneServer {
         resolve();
       }, 1_000).unref();
     });
-    // Connections still in their handshake are not the gRPC server's to close.
-    this.#tlsListener?.destroyConnections();
-    this.#tlsListener = undefined;
     this.#bound = undefined;
   }
 

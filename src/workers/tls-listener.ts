@@ -32,13 +32,14 @@ export interface TlsListenerOptions {
 export interface TlsListener {
   /** The port it listens on (the one picked when asked for 0). */
   readonly port: number;
-  /** Stops accepting connections. */
-  stop(): void;
-  /** Drops every connection still open, secure or not, after the gRPC server let them go. */
-  destroyConnections(): void;
+  /**
+   * Stops accepting connections and drops those still in their handshake; the ones handed to
+   * the gRPC server are its to close, after the status that ends each call is sent.
+   */
+  close(): void;
 }
 
-function peerOf(socket: TLSSocket): string {
+function peerOf(socket: Socket): string {
   const { remoteAddress, remotePort } = socket;
   if (remoteAddress === undefined) return 'unknown';
   return remotePort === undefined ? remoteAddress : `${remoteAddress}:${remotePort}`;
@@ -97,10 +98,15 @@ export async function listenTls(
     });
   }
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const sockets = new Set<Socket>();
+  // Connections still in their handshake, by peer: a live TCP connection's peer address is
+  // unique on one listening port, and the encrypted socket shows it too.
+  const handshaking = new Map<string, Socket>();
   tlsServer.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    const peer = peerOf(socket);
+    handshaking.set(peer, socket);
+    socket.once('close', () => {
+      if (handshaking.get(peer) === socket) handshaking.delete(peer);
+    });
   });
   tlsServer.on(
     'tlsClientError',
@@ -111,6 +117,7 @@ export async function listenTls(
     },
   );
   tlsServer.on('secureConnection', (socket: TLSSocket) => {
+    handshaking.delete(peerOf(socket));
     const refusal = untrusted(socket);
     if (refusal === undefined) {
       // As grpc-js does on its own TLS port (nodejs/node#35824): an error of an encrypted socket
@@ -133,12 +140,11 @@ export async function listenTls(
   });
   return {
     port: bound,
-    stop: () => {
-      tlsServer.close();
-    },
     // The injector's HTTP/2 server is the gRPC server's: its shutdown closes that one.
-    destroyConnections: () => {
-      for (const socket of sockets) socket.destroy();
+    close: () => {
+      tlsServer.close();
+      for (const socket of handshaking.values()) socket.destroy();
+      handshaking.clear();
     },
   };
 }
