@@ -2,7 +2,8 @@
 // servers: `term` ends a failed message for good, `nak` hands it back to be delivered again,
 // and a consumer whose server went down and came back goes on where it was, losing nothing.
 // The last case runs a NATS server of its own (the nats-server binary), so that stopping it
-// disturbs no other test. Skipped with the reason when no NATS answers and CI is not set.
+// disturbs no other test; it asks for a password, which the nodes take from a secret. Skipped
+// with the reason when no NATS answers and CI is not set.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -129,7 +130,11 @@ describe.skipIf(unavailable !== undefined)('NATS_SUBSCRIBE failure actions', () 
   }, 60_000);
 });
 
-/** A NATS server with JetStream of this test's own, on a fixed port and store. */
+/** The user and password of the test's own NATS server. */
+const OWN_USER = 'svc';
+const OWN_PASSWORD = `pw-${process.pid}`;
+
+/** A NATS server with JetStream of this test's own, on a fixed port and store, with a password. */
 class OwnNatsServer {
   #child: ChildProcess | undefined;
 
@@ -153,13 +158,23 @@ class OwnNatsServer {
         '127.0.0.1',
         '--port',
         `${this.port}`,
+        '--user',
+        OWN_USER,
+        '--pass',
+        OWN_PASSWORD,
       ],
       { stdio: 'ignore' },
     );
     this.#child = child;
     await eventually(
       () =>
-        connect({ servers: this.url, timeout: 500, reconnect: false }).then(
+        connect({
+          servers: this.url,
+          user: OWN_USER,
+          pass: OWN_PASSWORD,
+          timeout: 500,
+          reconnect: false,
+        }).then(
           (connection) => connection.close().then(() => true),
           () => {
             if (child.exitCode !== null) throw new Error('nats-server ended');
@@ -218,6 +233,8 @@ describe.skipIf(unavailable !== undefined)('NATS_SUBSCRIBE across a broker resta
         // The fixture's own connection reconnects too, so it outlives the restart.
         nc = await connect({
           servers: broker.url,
+          user: OWN_USER,
+          pass: OWN_PASSWORD,
           maxReconnectAttempts: -1,
           reconnectTimeWait: 100,
         });
@@ -225,7 +242,9 @@ describe.skipIf(unavailable !== undefined)('NATS_SUBSCRIBE across a broker resta
         await freshStream(manager, 'IN', ['in']);
         await freshStream(manager, 'OUT', ['out']);
         const js = jetstream(nc);
-        server = await startTestServer();
+        // The nodes' password is a secret (docs/variables-and-secrets.md).
+        server = await startTestServer({ env: { SVC_SECRET_NATS_PASSWORD: OWN_PASSWORD } });
+        const credentials = { user: OWN_USER, password: 'decrypted:nats.password' };
         await define(server, [
           {
             workflowId: 'relay',
@@ -235,6 +254,7 @@ describe.skipIf(unavailable !== undefined)('NATS_SUBSCRIBE across a broker resta
                 type: 'NATS_SUBSCRIBE',
                 config: {
                   servers: broker.url,
+                  ...credentials,
                   stream: 'IN',
                   consumer: 'relay',
                   ackWaitSeconds: 5,
@@ -247,6 +267,7 @@ describe.skipIf(unavailable !== undefined)('NATS_SUBSCRIBE across a broker resta
                 // A publish while the server is away times out: retried, as users would.
                 config: {
                   servers: broker.url,
+                  ...credentials,
                   subject: 'out',
                   engine: { retry: { maxAttempts: 10, backoffMs: 500 } },
                 },
