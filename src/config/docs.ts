@@ -9,7 +9,7 @@ import { envSegment, readsFromEnvironment, settingEnvName } from './setting-name
 
 const INTRO = `# Configuration
 
-<!-- Generated from src/config/schema.ts by \`npm run docs\`; edit the schema, not this file. -->
+<!-- Generated from the settings tables (src/config/settings-*.ts) by \`npm run docs\`; edit those, not this file. -->
 
 Every setting of the service is named \`svc.*\`. This page lists them all with their defaults.
 
