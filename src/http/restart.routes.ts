@@ -1,6 +1,6 @@
 // Restart, restart from a node, retry a node, recover and checkpoints (SPEC "Execution
 // calls", "Restart rules", "Recover conditions"; CONTRACT sections 3 and 4).
-import type { FastifyPluginCallback } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -36,6 +36,17 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
   done,
 ) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  // Every restart of a run is audited as its caller, and reaches only the caller's sessions.
+  const restart = (
+    request: FastifyRequest<{ Params: { id: string } }>,
+    how: Parameters<typeof executions.restart>[1],
+  ) =>
+    executions.restart(
+      request.params.id,
+      how,
+      auditActor(request),
+      request.principal?.sessions ?? null,
+    );
 
   api.post(
     '/api/executions/:id/restart',
@@ -45,12 +56,7 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
         reply,
         202,
         'Execution restarted',
-        await executions.restart(
-          request.params.id,
-          { kind: 'whole', version: request.body?.version },
-          auditActor(request),
-          request.principal?.sessions ?? null,
-        ),
+        await restart(request, { kind: 'whole', version: request.body?.version }),
       ),
   );
 
@@ -62,17 +68,12 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
         reply,
         202,
         'Execution restarted from a node',
-        await executions.restart(
-          request.params.id,
-          {
-            kind: 'from',
-            nodeId: request.params.nodeId,
-            inputs: request.body?.inputs,
-            version: request.body?.version,
-          },
-          auditActor(request),
-          request.principal?.sessions ?? null,
-        ),
+        await restart(request, {
+          kind: 'from',
+          nodeId: request.params.nodeId,
+          inputs: request.body?.inputs,
+          version: request.body?.version,
+        }),
       ),
   );
 
@@ -84,12 +85,7 @@ export const restartRoutes: FastifyPluginCallback<ExecutionRoutesOptions> = (
         reply,
         202,
         'Node retried',
-        await executions.restart(
-          request.params.id,
-          { kind: 'retry', nodeId: request.params.nodeId },
-          auditActor(request),
-          request.principal?.sessions ?? null,
-        ),
+        await restart(request, { kind: 'retry', nodeId: request.params.nodeId }),
       ),
   );
 
