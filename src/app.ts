@@ -180,7 +180,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const registry = new ExecutionRegistry({
     maxExecutions: settings['svc.execution-log.retained-runs'],
     resultsPerExecution: settings['svc.results.max-per-execution'],
-    logsPerExecution: 10_000,
+    logsPerExecution: settings['svc.logs.max-per-execution'],
     logRetentionMs: settings['svc.logs.store.retention.default-period-minutes'] * 60_000,
     maxSessions: settings['svc.tracker.max-sessions'],
     resultExecutions: settings['svc.results.max-executions'],

@@ -168,6 +168,7 @@ describe('profile defaults (SPEC Runtime profiles)', () => {
       'svc.results.max-executions': 200,
       'svc.results.ttl': 3_600_000,
       'svc.logs.store.retention.default-period-minutes': 30,
+      'svc.logs.max-per-execution': 10_000,
       'svc.workflow.cache-ttl': 600_000,
       'svc.script.timeout-ms': 10_000,
       'svc.script.max-statements': 50_000_000,

@@ -246,6 +246,11 @@ export const RUN_SETTINGS = {
     { default: 30 },
     'Minutes node log lines are kept in memory',
   ),
+  'svc.logs.max-per-execution': setting(
+    int({ min: 1 }),
+    { default: 10_000 },
+    'Node log lines one execution keeps (SPEC Limits: pending log lines); beyond them the oldest are dropped and counted in svc.tracker.dropped{type=log}',
+  ),
   'svc.logs.store.max-bytes': setting(
     size({ max: MAX_BUDGET }),
     { default: 67_108_864 },
