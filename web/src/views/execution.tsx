@@ -6,6 +6,7 @@ import { useProgressStream } from '../progress-stream';
 import { ErrorNote, Json, Section, Status, Time } from '../components';
 import { GraphView } from '../graph';
 import { useAction, useRead } from '../hooks';
+import { LogList, useLogLines } from '../log-list';
 import type { Action } from '../hooks';
 import { Link, segment } from '../router';
 import { Approvals } from './approvals';
@@ -29,7 +30,6 @@ function controlNode(id: string, nodeId: string, control: (typeof NODE_CONTROLS)
     }),
   );
 }
-const LOG_LINES_SHOWN = 200;
 
 export function ExecutionView(props: { readonly executionId: string }) {
   const { executionId } = props;
@@ -438,35 +438,14 @@ function Results(props: OutputProps) {
 }
 
 function Logs(props: OutputProps) {
-  const id = props.executionId;
-  const logs = useRead(
-    `logs ${id}`,
-    () => call(api.GET('/api/executions/{id}/logs', { params: { path: { id } } })),
-    props.changes,
-  );
-  const lines = logs.data?.slice(-LOG_LINES_SHOWN) ?? [];
+  const logs = useLogLines(props.executionId, undefined, props.changes);
+  const count = logs.lines.length;
   return (
-    <Section
-      title="Logs"
-      aside={
-        logs.data !== undefined && logs.data.length > LOG_LINES_SHOWN
-          ? `newest ${String(LOG_LINES_SHOWN)} of ${String(logs.data.length)}`
-          : undefined
-      }
-    >
+    <Section title="Logs" aside={count > 0 ? `${String(count)} lines` : undefined}>
       <ErrorNote error={logs.error} />
-      {props.notKept && <NotKept what="log lines" count={logs.data?.length} />}
-      {logs.data?.length === 0 && !props.notKept && <p className="muted">No log lines.</p>}
-      {lines.length > 0 && (
-        <pre className="logs">
-          {lines
-            .map(
-              (line) =>
-                `${line.timestamp.slice(11, 23)} ${line.level.padEnd(5)} ${line.nodeId}: ${line.message}`,
-            )
-            .join('\n')}
-        </pre>
-      )}
+      {props.notKept && <NotKept what="log lines" count={logs.loaded ? count : undefined} />}
+      {logs.loaded && count === 0 && !props.notKept && <p className="muted">No log lines.</p>}
+      {count > 0 && <LogList label="Log lines of the run" lines={logs.lines} withNode />}
     </Section>
   );
 }

@@ -7,6 +7,7 @@ import type { ApiSchemas } from '../api';
 import { ErrorNote, Json, Section, Status, Time } from '../components';
 import { useRead } from '../hooks';
 import type { Action } from '../hooks';
+import { LogList, useLogLines } from '../log-list';
 import type { ExecutionRecord } from '../types';
 import { ApprovalCard, usePendingApprovals } from './approvals';
 
@@ -185,32 +186,14 @@ function NodeLogs(props: {
   readonly changes: number;
 }) {
   const { executionId: id, nodeId } = props;
-  const logs = useRead(
-    `logs ${id}/${nodeId}`,
-    () =>
-      call(
-        api.GET('/api/executions/{id}/logs', {
-          params: { path: { id }, query: { nodeId } },
-        }),
-      ),
-    props.changes,
-  );
+  const logs = useLogLines(id, nodeId, props.changes);
   return (
     <section aria-label={`Log lines of ${nodeId}`} className="messages">
       <h3>Log lines</h3>
       <ErrorNote error={logs.error} />
-      {logs.data?.length === 0 && <p className="muted">No log lines.</p>}
-      {logs.data !== undefined && logs.data.length > 0 && (
-        <pre className="logs">
-          {logs.data
-            .map(
-              (line) =>
-                `${line.timestamp.slice(11, 23)} ${line.level.padEnd(5)} ${line.message} ${
-                  Object.keys(line.fields).length === 0 ? '' : JSON.stringify(line.fields)
-                }`,
-            )
-            .join('\n')}
-        </pre>
+      {logs.loaded && logs.lines.length === 0 && <p className="muted">No log lines.</p>}
+      {logs.lines.length > 0 && (
+        <LogList label={`Lines of ${nodeId}`} lines={logs.lines} withNode={false} />
       )}
     </section>
   );
