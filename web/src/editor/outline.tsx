@@ -3,11 +3,15 @@
 import { useId, useState } from 'react';
 import type { SubmitEvent } from 'react';
 import type { PluginView } from '../types';
+import { VirtualList } from '../virtual-list';
 import { ProblemList } from './form-fields';
 import { edgeLabel } from './model';
 import type { Draft } from './model';
 import { portsOf, takesInput } from './ports';
 import type { Problems } from './validation';
+
+/** Height of an outline row with its buttons, before it is measured. */
+const ROW_ESTIMATE = 34;
 
 function count(problems: readonly unknown[] | undefined): string {
   const n = problems?.length ?? 0;
@@ -96,40 +100,57 @@ export function Outline(props: {
       <ProblemList label="Problems of the workflow" problems={props.problems.general} />
       <h3>Nodes</h3>
       {nodes.length === 0 && <p className="muted">No nodes yet.</p>}
-      <ul aria-label="Nodes">
-        {nodes.map((node) => (
-          <li key={node.nodeId}>
-            <span>
-              <strong>{node.nodeId}</strong> {node.type} ·{' '}
-              {count(props.problems.byNode.get(node.nodeId))}
-              {props.selected.has(node.nodeId) && ' · editing'}
-            </span>
-            <button
-              type="button"
-              onClick={() => {
-                props.onEdit(node.nodeId);
-              }}
-            >
-              Edit {node.nodeId}
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                props.onDeleteNode(node.nodeId);
-              }}
-            >
-              Delete {node.nodeId}
-            </button>
-          </li>
-        ))}
-      </ul>
+      <VirtualList
+        label="Nodes"
+        count={nodes.length}
+        estimate={ROW_ESTIMATE}
+        rowKey={(index) => nodes[index]?.nodeId ?? index}
+        row={(index) => {
+          const node = nodes[index];
+          return node === undefined ? null : (
+            <>
+              <span>
+                <strong>{node.nodeId}</strong> {node.type} ·{' '}
+                {count(props.problems.byNode.get(node.nodeId))}
+                {props.selected.has(node.nodeId) && ' · editing'}
+              </span>
+              <button
+                type="button"
+                onClick={() => {
+                  props.onEdit(node.nodeId);
+                }}
+              >
+                Edit {node.nodeId}
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  props.onDeleteNode(node.nodeId);
+                }}
+              >
+                Delete {node.nodeId}
+              </button>
+            </>
+          );
+        }}
+        className="outline-list"
+      />
       <h3>Edges</h3>
       {edges.length === 0 && <p className="muted">No edges yet.</p>}
-      <ul aria-label="Edges">
-        {edges.map((edge, index) => {
+      <VirtualList
+        label="Edges"
+        count={edges.length}
+        estimate={ROW_ESTIMATE}
+        rowKey={(index) => {
+          const edge = edges[index];
+          return edge === undefined ? index : `${edgeLabel(edge)}#${String(index)}`;
+        }}
+        row={(index) => {
+          const edge = edges[index];
+          if (edge === undefined) return null;
           const problems = props.problems.byEdge.get(index);
           return (
-            <li key={`${edgeLabel(edge)}#${index}`}>
+            <>
               <span>
                 {edgeLabel(edge)} · {count(problems)}
                 {problems?.map((problem) => (
@@ -147,10 +168,11 @@ export function Outline(props: {
               >
                 Delete edge {edgeLabel(edge)}
               </button>
-            </li>
+            </>
           );
-        })}
-      </ul>
+        }}
+        className="outline-list"
+      />
       <ConnectForm
         draft={props.draft}
         problems={props.problems}
