@@ -24,8 +24,12 @@ export interface UiPage {
   close(): Promise<void>;
 }
 
-export async function openUi(executable: string): Promise<UiPage> {
-  const server = await startTestServer({ env: { SVC_API_KEY: UI_KEY } });
+/** `env` adds settings of the server beside its key. */
+export async function openUi(
+  executable: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<UiPage> {
+  const server = await startTestServer({ env: { ...env, SVC_API_KEY: UI_KEY } });
   const browser = await launchChromium(executable);
   const page = await browser.context.newPage();
   page.setDefaultTimeout(10_000);
