@@ -194,6 +194,26 @@ describe.skipIf(unavailable !== undefined)(
       expect(first).toBe('Why the run failed');
     });
 
+    it('lists the executions, narrows them by status and opens one, with no accessibility violation', async () => {
+      await page.goto(`${server.baseUrl}/executions`);
+      const table = page.getByRole('table');
+      await table.getByRole('row').filter({ hasText: 'COMPLETED' }).first().waitFor();
+      await table.getByRole('row').filter({ hasText: 'FAILED' }).first().waitFor();
+      await screenshot(page, 'executions');
+      expect(await accessibilityViolations(page)).toEqual([]);
+
+      await page.getByLabel('Status').selectOption('FAILED');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL(/status=FAILED/);
+      await expect
+        .poll(() => table.getByRole('row').filter({ hasText: 'COMPLETED' }).count())
+        .toBe(0);
+      const failed = table.getByRole('row').filter({ hasText: 'broken' }).first();
+      await failed.getByRole('link').first().click();
+      await page.getByLabel('Execution status').filter({ hasText: 'FAILED' }).waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+    });
+
     it('lists dead letters, redrives one with an edited payload opening the new run, and deletes one (docs/dead-letters.md)', async () => {
       await server.call('POST', '/api/sessions', {
         headers: ADMIN,
