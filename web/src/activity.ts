@@ -67,11 +67,30 @@ export function activityOfFlow(
   return found;
 }
 
+/**
+ * A retry is seen only in the next flow, which may come after the node has ended (a node that
+ * fails once and succeeds at once ends within the same second). It happened before that end,
+ * so it is placed at the end, not after it.
+ */
+function beforeItsEnd(entry: Activity, kept: readonly Activity[]): Activity {
+  if (entry.kind !== 'retry') return entry;
+  const end = kept.findLast((seen) => seen.nodeId === entry.nodeId && seen.kind === 'end');
+  return end === undefined || end.at >= entry.at
+    ? entry
+    : { ...entry, at: end.at, text: `${entry.text} before it ended` };
+}
+
+/** Time order; at the same time a retry goes before an end, which it can only precede. */
+function byTime(a: Activity, b: Activity): number {
+  return a.at - b.at || Number(b.kind === 'retry') - Number(a.kind === 'retry');
+}
+
 /** `entries` after `kept`, the newest ACTIVITY_KEPT in time order. */
 export function appendActivity(
   kept: readonly Activity[],
   entries: readonly Activity[],
 ): readonly Activity[] {
   if (entries.length === 0) return kept;
-  return [...kept, ...entries].sort((a, b) => a.at - b.at).slice(-ACTIVITY_KEPT);
+  const placed = entries.map((entry) => beforeItsEnd(entry, kept));
+  return [...kept, ...placed].sort(byTime).slice(-ACTIVITY_KEPT);
 }
