@@ -1,9 +1,14 @@
 // The live run view of the web UI in a real browser (Debian's Chromium through playwright-core)
 // against a real server: per-edge rates and loads on the graph and in the edge table, the node
-// that holds the others back named in words, and the timeline of node activity (docs/ui.md).
+// that holds the others back named in words, and the timeline of node activity with its
+// retries (docs/ui.md).
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, chromiumUnavailable } from './support/browser.js';
 import { UI_ADMIN, accessibilityViolations, openUi, screenshot } from './support/ui-page.js';
+import type { TestServer } from './support/server.js';
 import type { UiPage } from './support/ui-page.js';
 import { eventually } from './support/wait.js';
 
@@ -26,6 +31,54 @@ const bottleneck = {
     { source: 'slow', target: 'out' },
   ],
 };
+
+/** An endpoint that answers 503 to its first request and 200 to every later one. */
+async function startFailingOnce(): Promise<{ server: Server; url: string }> {
+  let first = true;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.statusCode = first ? 503 : 200;
+      first = false;
+      response.setHeader('content-type', 'application/json');
+      response.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/` };
+}
+
+/** A call that fails once and succeeds on its retry, then an approval that holds the run open. */
+function retrying(url: string) {
+  return {
+    workflowId: 'retrying',
+    description: 'a call retried once, then a wait for approval',
+    nodes: [
+      { nodeId: 'in', type: 'API_TRIGGER' },
+      {
+        nodeId: 'call',
+        type: 'HTTP_REQUEST',
+        config: { method: 'POST', url, engine: { retry: { maxAttempts: 2, backoffMs: 1 } } },
+      },
+      { nodeId: 'ask', type: 'WAIT_FOR_SIGNAL', config: { prompt: 'Done?' } },
+      { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+    ],
+    edges: [
+      { source: 'in', target: 'call' },
+      { source: 'call', target: 'ask' },
+      { source: 'ask', target: 'out', sourcePort: 'approved' },
+    ],
+  };
+}
+
+/** Stops the run and waits until it is STOPPED. */
+async function stopRun(server: TestServer, id: string): Promise<void> {
+  await server.call('POST', `/api/executions/${id}/stop`, { headers: UI_ADMIN });
+  await eventually(
+    () => server.call('GET', `/api/executions/${id}`, { headers: UI_ADMIN }),
+    (answer) => answer.json.data.status === 'STOPPED',
+  );
+}
 
 describe.skipIf(unavailable !== undefined)(
   `The live run view in Chromium${unavailable === undefined ? '' : ` (skipped: ${unavailable})`}`,
@@ -91,16 +144,65 @@ describe.skipIf(unavailable !== undefined)(
       await screenshot(page, 'live-run');
       expect(await accessibilityViolations(page)).toEqual([]);
 
-      await server.call('POST', `/api/executions/${id}/stop`, { headers: UI_ADMIN });
-      await eventually(
-        () => server.call('GET', `/api/executions/${id}`, { headers: UI_ADMIN }),
-        (answer) => answer.json.data.status === 'STOPPED',
-      );
+      await stopRun(server, id);
       // The run is over: the live flow goes (no stale "held back"), the timeline stays.
       await heldBack.waitFor({ state: 'detached' });
       expect(await graph.getByText(/holds back/).count()).toBe(0);
       expect(await activity.getByRole('listitem').count()).toBeGreaterThan(0);
       expect(ui.errors).toEqual([]);
+    }, 60_000);
+
+    it('shows a node that failed once and succeeded on its retry as a retry in the timeline and its list', async () => {
+      const { page, server } = ui;
+      const endpoint = await startFailingOnce();
+      try {
+        await server.call('POST', '/api/sessions', {
+          headers: UI_ADMIN,
+          body: {
+            sessionId: 'retries',
+            name: 'Retries',
+            initiator: 'ops',
+            workflows: [retrying(endpoint.url)],
+          },
+        });
+        const started = await server.call('POST', '/api/workflow/start', {
+          headers: UI_ADMIN,
+          body: { sessionId: 'retries', workflowId: 'retrying', payload: { n: 1 } },
+        });
+        const id = String(started.json.data.executionId);
+        // The call has succeeded on its second attempt; the approval holds the run open.
+        await eventually(
+          () => server.call('GET', `/api/executions/${id}/approvals`, { headers: UI_ADMIN }),
+          (answer) => (answer.json.data as unknown[]).length === 1,
+        );
+        const record = await server.call('GET', `/api/executions/${id}`, { headers: UI_ADMIN });
+        expect(record.json.data.nodes.call).toMatchObject({ status: 'COMPLETED', retries: 1 });
+
+        await page.goto(`${server.baseUrl}/executions/${id}`);
+        const activity = page.getByRole('list', { name: 'Node activity' });
+        await activity.getByText(/call\s+retried a message/).waitFor();
+        // Seen only after the call had completed, the retry is still told before its end.
+        const told = (await activity.getByRole('listitem').allTextContents()).filter((text) =>
+          / call /.test(text),
+        );
+        expect(told.map((text) => text.replace(/^.* call /, ''))).toEqual([
+          'started',
+          'retried a message before it ended',
+          'completed',
+        ]);
+        const timeline = page.getByRole('img', { name: /Timeline of node activity/ });
+        expect(await timeline.locator('.retry-mark').count()).toBe(1);
+        await screenshot(page, 'live-run-retry');
+        expect(await accessibilityViolations(page)).toEqual([]);
+
+        await stopRun(server, id);
+        // The run is over: the retry stays in the timeline.
+        await page.getByLabel('Execution status').filter({ hasText: 'STOPPED' }).waitFor();
+        expect(await timeline.locator('.retry-mark').count()).toBe(1);
+        expect(ui.errors).toEqual([]);
+      } finally {
+        await new Promise((resolve) => endpoint.server.close(resolve));
+      }
     }, 60_000);
   },
 );
