@@ -505,7 +505,7 @@ export interface paths {
         };
         /**
          * Read the log lines of an execution
-         * @description Lines kept for the run, oldest first; optionally of one node, after a `seq`.
+         * @description Lines kept for the run, oldest first; optionally of one node, after a `seq`, at most `limit` of them.
          *
          *     Required role: VIEWER.
          */
@@ -5027,6 +5027,8 @@ export interface operations {
             query?: {
                 nodeId?: string;
                 after?: number;
+                /** @description At most this many lines, the oldest first; all of them when absent */
+                limit?: number;
             };
             header?: never;
             path: {

@@ -64,6 +64,12 @@ const searchQuery = z.object({
 const logsQuery = z.object({
   nodeId: z.string().optional(),
   after: z.coerce.number({ error: "Parameter 'after' must be an integer" }).int().min(0).optional(),
+  limit: z.coerce
+    .number({ error: "Parameter 'limit' must be an integer" })
+    .int()
+    .min(1)
+    .optional()
+    .meta({ description: 'At most this many lines, the oldest first; all of them when absent' }),
 });
 const executionParams = z.object({ id: z.string() });
 

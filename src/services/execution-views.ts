@@ -126,22 +126,39 @@ function decodeAfter(cursor: string): string {
   ).after;
 }
 
-/** Which log lines of an execution to read: of one node, after a sequence number. */
+/** Which log lines of an execution to read: of one node, after a sequence number, how many. */
 export interface LogQuery {
   readonly nodeId?: string | undefined;
   readonly after?: number | undefined;
+  readonly limit?: number | undefined;
+}
+
+/** Where the first line numbered above `after` is: lines are kept in `seq` order. */
+function firstAfter(lines: readonly LogEntry[], after: number): number {
+  let low = 0;
+  let high = lines.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((lines[middle]?.seq ?? Infinity) > after) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 export function logLines(
   registry: ExecutionRegistry,
   entry: ExecutionEntry,
-  { nodeId, after }: LogQuery,
+  { nodeId, after, limit }: LogQuery,
 ): LogEntry[] {
-  return registry
-    .logsOf(entry)
-    .filter(
-      (line) =>
-        (nodeId === undefined || line.nodeId === nodeId) &&
-        (after === undefined || line.seq > after),
-    );
+  // A client reading a long run a slice at a time asks for the lines after the last it holds:
+  // found by bisection, so each slice costs its own length, not the run's.
+  const lines = registry.logsOf(entry);
+  const found: LogEntry[] = [];
+  const most = limit ?? Infinity;
+  for (let index = firstAfter(lines, after ?? -1); index < lines.length; index++) {
+    if (found.length >= most) break;
+    const line = lines[index];
+    if (line !== undefined && (nodeId === undefined || line.nodeId === nodeId)) found.push(line);
+  }
+  return found;
 }

@@ -333,7 +333,8 @@ export const EXECUTION_OPERATIONS: OperationTable = {
   [`GET ${EXECUTION}/logs`]: {
     operationId: 'listExecutionLogs',
     summary: 'Read the log lines of an execution',
-    description: 'Lines kept for the run, oldest first; optionally of one node, after a `seq`.',
+    description:
+      'Lines kept for the run, oldest first; optionally of one node, after a `seq`, at most `limit` of them.',
     tag: 'Executions',
     answers: { 200: envelope('The log lines', z.array(LogLineSchema)) },
     errors: [404],
