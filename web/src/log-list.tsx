@@ -27,10 +27,28 @@ interface Held extends LogLines {
   readonly scope: string;
 }
 
+/** Lines asked for in one read: the first slice of a long run shows while the rest comes. */
+const SLICE = 5_000;
+
+/** A read under way: whether a change asked for another, and the newest line it has read. */
+interface Reading {
+  readonly scope: string;
+  again: boolean;
+  newest: number | undefined;
+}
+
+/** Whether another read was asked for, and the asking answered. */
+function takeAgain(reading: Reading): boolean {
+  const again = reading.again;
+  reading.again = false;
+  return again;
+}
+
 /**
  * The log lines of the execution (of one node when `nodeId` is given), read again whenever
- * `changes` moves: each read asks only for the lines after the newest one held, so a long
- * run is not sent again as it grows.
+ * `changes` moves. Each read asks only for the lines after the newest one held, a slice at a
+ * time, so a long run is neither sent in one answer nor sent again as it grows. One read runs
+ * at a time; a change during it makes it read once more when it is done.
  */
 export function useLogLines(
   executionId: string,
@@ -40,42 +58,73 @@ export function useLogLines(
   const keyVersion = useContext(KeyVersion);
   const scope = `${executionId}/${nodeId ?? ''}/${String(keyVersion)}`;
   const [held, setHeld] = useState<Held>();
-  const newest = useRef<{ scope: string; seq: number | undefined }>({ scope, seq: undefined });
-  const read = useEffectEvent(async (): Promise<void> => {
-    const after = newest.current.scope === scope ? newest.current.seq : undefined;
+  const reading = useRef<Reading>(undefined);
+  const stop = useRef<AbortSignal>(undefined);
+  const readSlices = useEffectEvent(async (signal: AbortSignal): Promise<void> => {
+    if (reading.current?.scope === scope) {
+      reading.current.again = true;
+      return;
+    }
+    const state: Reading = { scope, again: true, newest: undefined };
+    reading.current = state;
+    // A call, not a property read: the signal changes while the reads are awaited.
+    const stopped = () => signal.aborted;
     try {
-      const lines = await call(
-        api.GET('/api/executions/{id}/logs', {
-          params: {
-            path: { id: executionId },
-            query: {
-              ...(nodeId === undefined ? {} : { nodeId }),
-              ...(after === undefined ? {} : { after }),
-            },
-          },
-        }),
-      );
-      setHeld((previous) => {
-        const kept = previous?.scope === scope ? previous.lines : [];
-        // Reads may overlap: a line already held is not added twice.
-        const last = kept.at(-1)?.seq ?? -1;
-        const fresh = lines.filter((line) => line.seq > last);
-        const all = fresh.length === 0 ? kept : [...kept, ...fresh];
-        newest.current = { scope, seq: all.at(-1)?.seq };
-        return { scope, lines: all, error: undefined, loaded: true };
-      });
+      while (takeAgain(state) && !stopped()) {
+        let full = true;
+        while (full && !stopped()) {
+          const after = state.newest;
+          const lines = await call(
+            api.GET('/api/executions/{id}/logs', {
+              params: {
+                path: { id: executionId },
+                query: {
+                  limit: SLICE,
+                  ...(nodeId === undefined ? {} : { nodeId }),
+                  ...(after === undefined ? {} : { after }),
+                },
+              },
+              signal,
+            }),
+          );
+          full = lines.length === SLICE;
+          state.newest = lines.at(-1)?.seq ?? after;
+          setHeld((previous) => {
+            const kept = previous?.scope === scope ? previous.lines : [];
+            return {
+              scope,
+              lines: lines.length === 0 ? kept : [...kept, ...lines],
+              error: undefined,
+              loaded: true,
+            };
+          });
+        }
+      }
     } catch (error) {
-      setHeld((previous) => ({
-        scope,
-        lines: previous?.scope === scope ? previous.lines : [],
-        error: asError(error),
-        loaded: true,
-      }));
+      if (!stopped()) {
+        setHeld((previous) => ({
+          scope,
+          lines: previous?.scope === scope ? previous.lines : [],
+          error: asError(error),
+          loaded: true,
+        }));
+      }
+    } finally {
+      if (reading.current === state) reading.current = undefined;
     }
   });
+  // A new execution, node or key starts again from the first line and drops a read under way.
   useEffect(() => {
-    void read();
-  }, [scope, changes]);
+    const controller = new AbortController();
+    stop.current = controller.signal;
+    void readSlices(controller.signal);
+    return () => {
+      controller.abort();
+    };
+  }, [scope]);
+  useEffect(() => {
+    if (stop.current !== undefined) void readSlices(stop.current);
+  }, [changes]);
   if (held?.scope !== scope) return { lines: [], error: undefined, loaded: false };
   return held;
 }
