@@ -1,5 +1,13 @@
 // Data hooks: reads that follow the key in use, and actions whose refusals are shown.
-import { createContext, useCallback, useContext, useEffect, useEffectEvent, useState } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useEffectEvent,
+  useMemo,
+  useState,
+} from 'react';
 
 /** Bumped whenever the key changes, so every read is made again with the new key. */
 export const KeyVersion = createContext(0);
@@ -88,5 +96,6 @@ export function useAction(onDone?: () => void): Action {
     },
     [onDone],
   );
-  return { busy, error, run };
+  // The same object while nothing changed, so that views given it can skip drawing again.
+  return useMemo(() => ({ busy, error, run }), [busy, error, run]);
 }

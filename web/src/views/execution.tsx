@@ -1,6 +1,6 @@
 // One execution: status, nodes with their counters and controls, live progress from the
 // progress stream, approvals waiting for an answer, results and log lines.
-import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, call, isTerminalStatus } from '../api';
 import { useProgressStream } from '../progress-stream';
 import { ErrorNote, Json, Section, Status, Time } from '../components';
@@ -74,6 +74,7 @@ export function ExecutionView(props: { readonly executionId: string }) {
     changes,
   );
   const notKept = snapshot.data?.progress;
+  const nodeIds = useMemo(() => graph.data?.nodes.map((node) => node.nodeId) ?? [], [graph.data]);
   const action = useAction(changed);
   const ended = record !== undefined && isTerminalStatus(record.status);
   const [repairing, setRepairing] = useState<string>();
@@ -117,7 +118,7 @@ export function ExecutionView(props: { readonly executionId: string }) {
       {record !== undefined && (
         <ActivityTimeline
           activity={stream.activity}
-          nodeIds={graph.data?.nodes.map((node) => node.nodeId) ?? []}
+          nodeIds={nodeIds}
           now={Math.max(
             Date.parse(record.endedAt ?? '') || 0,
             stream.activity.at(-1)?.at ?? 0,
@@ -262,7 +263,11 @@ function Summary(props: { readonly record: ExecutionRecord }) {
   );
 }
 
-function Nodes(props: {
+/**
+ * The graph and the table of nodes: drawn again only when the record, graph or flow change, so
+ * that opening an inspector on a large workflow does not draw hundreds of nodes again.
+ */
+const Nodes = memo(function Nodes(props: {
   readonly record: ExecutionRecord;
   readonly graph: WorkflowGraph | undefined;
   /** The run's live flow while it goes. */
@@ -276,9 +281,10 @@ function Nodes(props: {
   const { record, graph, action } = props;
   // Graph order where the graph is known: nodes then read from trigger to terminal.
   const order = graph?.nodes.map((node) => node.nodeId) ?? [];
+  const ordered = new Set(order);
   const ids = [
     ...order.filter((id) => id in record.nodes),
-    ...Object.keys(record.nodes).filter((id) => !order.includes(id)),
+    ...Object.keys(record.nodes).filter((id) => !ordered.has(id)),
   ];
   const ended = isTerminalStatus(record.status);
   return (
@@ -371,7 +377,7 @@ function Nodes(props: {
       </table>
     </Section>
   );
-}
+});
 
 /** What a list shows of itself: nothing, or only its newest part, and whether that is all. */
 function NotKept(props: { readonly what: string; readonly count: number | undefined }) {

@@ -1,6 +1,7 @@
 // The live view of a running execution under its graph: which node holds the others back,
 // every edge's rate and load as a table (what the graph draws, for screen readers too), and a
 // timeline of node activity with the same entries listed in words.
+import { memo } from 'react';
 import type { Activity, ActivityKind } from '../activity';
 import { Section, Time } from '../components';
 import type { RunFlow } from '../types';
@@ -102,7 +103,8 @@ function spansOf(activity: readonly Activity[], now: number): Span[] {
   return spans;
 }
 
-export function ActivityTimeline(props: {
+/** Drawn again only when its entries or its end change, not with every change of the page. */
+export const ActivityTimeline = memo(function ActivityTimeline(props: {
   readonly activity: readonly Activity[];
   /** Nodes in graph order, so the rows read from trigger to terminal. */
   readonly nodeIds: readonly string[];
@@ -175,4 +177,4 @@ export function ActivityTimeline(props: {
       </ol>
     </Section>
   );
-}
+});
