@@ -184,9 +184,23 @@ describe.skipIf(unavailable !== undefined)(
       const { page, server } = ui;
       const payload = Array.from({ length: LOG_LINES }, (_, n) => n);
       const id = await runToCompletion(server, 'chatty', payload);
+      const reads: URL[] = [];
+      const onRequest = (request: { url(): string }) => {
+        const url = new URL(request.url());
+        if (url.pathname === `/api/executions/${id}/logs`) reads.push(url);
+      };
+      page.on('request', onRequest);
       await page.goto(`${server.baseUrl}/executions/${id}`);
       const logs = page.getByRole('region', { name: 'Logs' });
       await logs.getByText(`${String(LOG_LINES)} lines`).waitFor({ timeout: 30_000 });
+      page.off('request', onRequest);
+      // Read a slice at a time, each after the newest line held: never all in one answer, and
+      // never a slice twice (a change may ask once more after the last line).
+      expect(reads.length).toBeGreaterThanOrEqual(LOG_LINES / 5_000);
+      expect(reads.every((url) => url.searchParams.get('limit') === '5000')).toBe(true);
+      const afters = reads.map((url) => Number(url.searchParams.get('after') ?? 0));
+      expect(afters).toEqual([...afters].sort((a, b) => a - b));
+      expect(new Set(afters).size).toBeGreaterThanOrEqual(LOG_LINES / 5_000);
       const rows = logs.getByRole('list', { name: 'Log lines of the run' }).getByRole('listitem');
       expect(await rows.count()).toBeGreaterThan(0);
       expect(await rows.count()).toBeLessThan(ROWS_IN_PAGE);
