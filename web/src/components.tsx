@@ -31,6 +31,11 @@ export function Status(props: { readonly status: string; readonly label?: string
   );
 }
 
+/** `pause` as `Pause`: the controls and labels are named by their API words. */
+export function capitalised(word: string): string {
+  return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+}
+
 export function Json(props: { readonly value: unknown }) {
   return <pre className="json">{JSON.stringify(props.value, null, 2)}</pre>;
 }

@@ -2,11 +2,29 @@
 // thousands of rows: a run's log lines, a large workflow's nodes and edges (docs/ui.md). Rows are
 // measured as they are drawn, so a wrapped row takes the room it needs.
 import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Virtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useRef } from 'react';
-import type { Key, ReactNode } from 'react';
+import type { Key, KeyboardEvent, ReactNode } from 'react';
 
 /** Rows drawn beyond each edge of the view, so that scrolling and tabbing meet no blank rows. */
 const OVERSCAN = 12;
+
+/**
+ * Home and End in a virtualised box go to its first and last row. The browser's own scroll
+ * aims at a height made of estimates, and stops short as the rows on the way are measured.
+ */
+export function scrollKeys<TElement extends Element>(
+  rows: Virtualizer<HTMLDivElement, TElement>,
+  count: number,
+): (event: KeyboardEvent<HTMLDivElement>) => void {
+  return (event) => {
+    if (event.target !== event.currentTarget || count === 0) return;
+    if (event.key !== 'Home' && event.key !== 'End') return;
+    event.preventDefault();
+    if (event.key === 'Home') rows.scrollToIndex(0, { align: 'start' });
+    else rows.scrollToIndex(count - 1, { align: 'end' });
+  };
+}
 
 export function VirtualList(props: {
   /** The list's accessible name. */
@@ -42,6 +60,7 @@ export function VirtualList(props: {
       className={`virtual-list ${props.className}`}
       // Reachable by keyboard so that the arrows, Page Down, Home and End scroll it.
       tabIndex={0}
+      onKeyDown={scrollKeys(rows, count)}
       onScroll={(event) => {
         const box = event.currentTarget;
         atEnd.current = box.scrollHeight - box.scrollTop - box.clientHeight < estimate;

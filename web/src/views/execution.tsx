@@ -1,34 +1,23 @@
 // One execution: status, nodes with their counters and controls, live progress from the
 // progress stream, approvals waiting for an answer, results and log lines.
-import { Fragment, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, call, isTerminalStatus } from '../api';
 import { useProgressStream } from '../progress-stream';
-import { ErrorNote, Json, Section, Status, Time } from '../components';
-import { GraphView } from '../graph';
+import { ErrorNote, Json, Section, Status, Time, capitalised } from '../components';
 import { useAction, useRead } from '../hooks';
 import { LogList, useLogLines } from '../log-list';
-import type { Action } from '../hooks';
 import { Link, segment } from '../router';
 import { Approvals } from './approvals';
 import { NodeInspector } from './node-inspector';
 import { NodeRepair } from './node-repair';
+import { Nodes } from './run-nodes';
 import { ActivityTimeline, LiveFlow } from './live-run';
-import type { ExecutionRecord, RunFlow, WorkflowGraph } from '../types';
+import type { ExecutionRecord } from '../types';
 
 const RUN_CONTROLS = ['pause', 'resume', 'step', 'stop'] as const;
-const NODE_CONTROLS = ['pause', 'resume', 'step', 'stop', 'skip', 'unskip'] as const;
 
 function controlRun(id: string, control: (typeof RUN_CONTROLS)[number]) {
   return call(api.POST(`/api/executions/{id}/${control}`, { params: { path: { id } } }));
-}
-
-function controlNode(id: string, nodeId: string, control: (typeof NODE_CONTROLS)[number]) {
-  return call(
-    api.POST(`/api/executions/{id}/nodes/{nodeId}/${control}`, {
-      params: { path: { id, nodeId } },
-      body: {},
-    }),
-  );
 }
 
 export function ExecutionView(props: { readonly executionId: string }) {
@@ -175,10 +164,6 @@ export function ExecutionView(props: { readonly executionId: string }) {
   );
 }
 
-function capitalised(word: string): string {
-  return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
-}
-
 /** The ends a node reaches by itself; UPSTREAM_FAILED and CANCELLED only follow from them. */
 const ROOT_CAUSE_STATUSES = new Set(['FAILURE', 'TIMED_OUT']);
 
@@ -262,122 +247,6 @@ function Summary(props: { readonly record: ExecutionRecord }) {
     </>
   );
 }
-
-/**
- * The graph and the table of nodes: drawn again only when the record, graph or flow change, so
- * that opening an inspector on a large workflow does not draw hundreds of nodes again.
- */
-const Nodes = memo(function Nodes(props: {
-  readonly record: ExecutionRecord;
-  readonly graph: WorkflowGraph | undefined;
-  /** The run's live flow while it goes. */
-  readonly flow: RunFlow | undefined;
-  readonly action: Action;
-  /** Opens the editing of what a node received, to restart the ended run from it. */
-  readonly onRepair: (nodeId: string) => void;
-  /** Opens the node's inspector: its recorded messages, log lines and approvals. */
-  readonly onInspect: (nodeId: string) => void;
-}) {
-  const { record, graph, action } = props;
-  // Graph order where the graph is known: nodes then read from trigger to terminal.
-  const order = graph?.nodes.map((node) => node.nodeId) ?? [];
-  const ordered = new Set(order);
-  const ids = [
-    ...order.filter((id) => id in record.nodes),
-    ...Object.keys(record.nodes).filter((id) => !ordered.has(id)),
-  ];
-  const ended = isTerminalStatus(record.status);
-  return (
-    <Section title="Nodes">
-      {graph !== undefined && (
-        <GraphView graph={graph} nodes={record.nodes} flow={ended ? undefined : props.flow} />
-      )}
-      {graph !== undefined && graph.version !== record.workflowVersion && (
-        <p className="muted">
-          The graph shows version {graph.version}, the current one; this run used version{' '}
-          {record.workflowVersion}.
-        </p>
-      )}
-      <table>
-        <thead>
-          <tr>
-            <th>Node</th>
-            <th>Status</th>
-            <th>In</th>
-            <th>Out</th>
-            <th>Retries</th>
-            <th>Started</th>
-            <th>Ended</th>
-            <th>Controls</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ids.map((nodeId) => {
-            const node = record.nodes[nodeId];
-            if (node === undefined) return null;
-            return (
-              <tr key={nodeId} data-node-id={nodeId}>
-                <td>
-                  <code>{nodeId}</code>
-                  {node.error !== null && <div className="error small">{node.error}</div>}
-                </td>
-                <td>
-                  <Status status={node.status} />
-                </td>
-                <td>{node.messagesIn}</td>
-                <td>{node.messagesOut}</td>
-                <td>{node.retries}</td>
-                <td>
-                  <Time value={node.startedAt} />
-                </td>
-                <td>
-                  <Time value={node.endedAt} />
-                </td>
-                <td className="controls">
-                  {NODE_CONTROLS.map((control) => (
-                    <button
-                      key={control}
-                      type="button"
-                      className="small"
-                      disabled={ended || node.endedAt !== null || action.busy}
-                      onClick={() => {
-                        action.run(() => controlNode(record.executionId, nodeId, control));
-                      }}
-                    >
-                      {capitalised(control)}
-                    </button>
-                  ))}
-                  <button
-                    type="button"
-                    className="small"
-                    aria-label={`Inspect ${nodeId}`}
-                    onClick={() => {
-                      props.onInspect(nodeId);
-                    }}
-                  >
-                    Inspect
-                  </button>
-                  {ended && (
-                    <button
-                      type="button"
-                      className="small"
-                      aria-label={`Edit input of ${nodeId} and restart from it`}
-                      onClick={() => {
-                        props.onRepair(nodeId);
-                      }}
-                    >
-                      Edit input…
-                    </button>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </Section>
-  );
-});
 
 /** What a list shows of itself: nothing, or only its newest part, and whether that is all. */
 function NotKept(props: { readonly what: string; readonly count: number | undefined }) {
