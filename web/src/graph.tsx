@@ -48,7 +48,8 @@ export function GraphView(props: {
   const width = 2 * PADDING + graph.levels.length * (NODE_WIDTH + gap) - gap;
   const height = 2 * PADDING + rows * (nodeHeight + ROW_GAP) - ROW_GAP;
   return (
-    <div className="graph">
+    // A large graph scrolls in this box; it takes focus so that the keyboard can scroll it.
+    <div className="graph" tabIndex={0}>
       <svg
         viewBox={`0 0 ${width} ${height}`}
         width={width}

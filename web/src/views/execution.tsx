@@ -150,7 +150,8 @@ export function ExecutionView(props: { readonly executionId: string }) {
         {stream.events.length === 0 ? (
           <p className="muted">No events yet.</p>
         ) : (
-          <ol className="events">
+          // The list scrolls once it is long; it takes focus so that the keyboard can scroll it.
+          <ol className="events" tabIndex={0}>
             {stream.events.map((event, index) => (
               <li key={`${String(index)}:${event.timestamp}`}>
                 <Time value={event.timestamp} /> <code>{event.kind}</code>

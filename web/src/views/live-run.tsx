@@ -167,7 +167,8 @@ export const ActivityTimeline = memo(function ActivityTimeline(props: {
         Thick bar: running · thin bar: paused or waiting for a signal · dashed bar: waiting for room
         downstream · diamond: retry.
       </p>
-      <ol className="activity" aria-label="Node activity">
+      {/* The list scrolls once it is long; it takes focus so that the keyboard can scroll it. */}
+      <ol className="activity" aria-label="Node activity" tabIndex={0}>
         {listed.map((entry, index) => (
           <li key={`${String(index)}:${entry.nodeId}:${String(entry.at)}`} data-kind={entry.kind}>
             <Time value={new Date(entry.at).toISOString()} /> <code>{entry.nodeId}</code>{' '}
