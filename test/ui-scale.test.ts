@@ -160,6 +160,7 @@ describe.skipIf(unavailable !== undefined)(
         ),
       ).toBeLessThan(ANSWER_MS);
       await screenshot(page, 'scale-editor');
+      expect(await accessibilityViolations(page)).toEqual([]);
       expect(ui.errors).toEqual([]);
     }, 120_000);
 
@@ -185,6 +186,8 @@ describe.skipIf(unavailable !== undefined)(
           page.getByRole('region', { name: 'Node n-498' }),
         ),
       ).toBeLessThan(ANSWER_MS);
+      await screenshot(page, 'scale-run');
+      expect(await accessibilityViolations(page)).toEqual([]);
       expect(ui.errors).toEqual([]);
     }, 120_000);
 
