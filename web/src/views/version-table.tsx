@@ -5,7 +5,11 @@ import type { VersionView } from '../types';
 
 export function VersionTable(props: {
   readonly versions: readonly VersionView[];
-  readonly extra?: (version: VersionView) => ReactNode;
+  /** The last column and its header: a column without a header's words is nameless to a reader. */
+  readonly extra?: {
+    readonly header: string;
+    readonly cell: (version: VersionView) => ReactNode;
+  };
 }) {
   const { extra } = props;
   return (
@@ -16,7 +20,7 @@ export function VersionTable(props: {
           <th>Saved</th>
           <th>Author</th>
           <th>Note</th>
-          {extra !== undefined && <th />}
+          {extra !== undefined && <th>{extra.header}</th>}
         </tr>
       </thead>
       <tbody>
@@ -31,7 +35,7 @@ export function VersionTable(props: {
             </td>
             <td>{version.author}</td>
             <td>{version.note ?? ''}</td>
-            {extra !== undefined && <td>{extra(version)}</td>}
+            {extra !== undefined && <td>{extra.cell(version)}</td>}
           </tr>
         ))}
       </tbody>

@@ -136,16 +136,19 @@ function Versions(props: { readonly sessionId: string; readonly workflowId: stri
       {versions.data !== undefined && (
         <VersionTable
           versions={versions.data}
-          extra={(version) => (
-            <button
-              type="button"
-              onClick={() => {
-                setShown(shown === version.version ? null : version.version);
-              }}
-            >
-              {shown === version.version ? 'Hide' : 'Show'}
-            </button>
-          )}
+          extra={{
+            header: 'Definition',
+            cell: (version) => (
+              <button
+                type="button"
+                onClick={() => {
+                  setShown(shown === version.version ? null : version.version);
+                }}
+              >
+                {shown === version.version ? 'Hide' : 'Show'}
+              </button>
+            ),
+          }}
         />
       )}
       <ErrorNote error={definition.error} />
