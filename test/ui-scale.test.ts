@@ -134,6 +134,7 @@ describe.skipIf(unavailable !== undefined)(
           page.getByText('{"ready": true}x'),
         ),
       ).toBeLessThan(ANSWER_MS);
+      expect(await accessibilityViolations(page)).toEqual([]);
 
       await page.goto(`${server.baseUrl}/sessions/big/workflows/wide/edit`);
       const outline = page.getByRole('list', { name: 'Nodes' });
