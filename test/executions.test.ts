@@ -118,30 +118,6 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
     );
   });
 
-  it('answers the log lines a slice at a time with after and limit, oldest first', async () => {
-    const start = await server.call('POST', '/api/workflow/start', {
-      body: { sessionId: 'run', workflowId: 'double', payload: [{ n: 1 }, { n: 2 }, { n: 3 }] },
-    });
-    const { executionId } = start.json.data;
-    await endOf(server, executionId);
-    const path = `/api/executions/${executionId}/logs`;
-    const all = (await server.call('GET', path)).json.data as { seq: number }[];
-    expect(all.length).toBeGreaterThanOrEqual(3);
-    const slices: number[][] = [];
-    let after = 0;
-    for (;;) {
-      const slice = (await server.call('GET', `${path}?after=${String(after)}&limit=2`)).json
-        .data as { seq: number }[];
-      if (slice.length === 0) break;
-      expect(slice.length).toBeLessThanOrEqual(2);
-      slices.push(slice.map((line) => line.seq));
-      after = slice.at(-1)?.seq ?? after;
-    }
-    expect(slices.flat()).toEqual(all.map((line) => line.seq));
-    const refused = await server.call('GET', `${path}?limit=0`);
-    expect(refused.status).toBe(400);
-  });
-
   it('starts through the session path POST /api/workflow/{sid}/start', async () => {
     const start = await server.call('POST', '/api/workflow/run/start', {
       body: { workflowId: 'double', payload: [{ n: 1 }], priority: 3 },

@@ -1,10 +1,21 @@
 // SPEC "Log line losses" and "Limits" (pending log lines): lines beyond the 10,000 an
 // execution keeps are dropped and counted, and a node that wrote no live logs has its output
-// logged cut to 2,048 characters, through a real server.
+// logged cut to 2,048 characters, through a real server; and the lines read a slice at a time.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
+
+/** One log line for every item of the start payload. */
+const chatty = {
+  workflowId: 'chatty',
+  description: 'one log line a message',
+  nodes: [
+    { nodeId: 'in', type: 'API_TRIGGER', config: { splitArray: true } },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [{ source: 'in', target: 'out' }],
+};
 
 describe('Log line losses (SPEC Errors, Limits)', () => {
   let server: TestServer;
@@ -32,18 +43,34 @@ describe('Log line losses (SPEC Errors, Limits)', () => {
     return id;
   }
 
+  it('answers the log lines a slice at a time with after and limit, oldest first', async () => {
+    server = await startTestServer();
+    const id = await runToEnd(
+      chatty,
+      Array.from({ length: 5 }, (_, n) => n),
+    );
+    const path = `/api/executions/${id}/logs`;
+    const all = (await server.call('GET', path)).json.data as { seq: number }[];
+    expect(all).toHaveLength(5);
+    const slices: number[][] = [];
+    let after = 0;
+    for (;;) {
+      const slice = (await server.call('GET', `${path}?after=${String(after)}&limit=2`)).json
+        .data as { seq: number }[];
+      if (slice.length === 0) break;
+      slices.push(slice.map((line) => line.seq));
+      after = slice.at(-1)?.seq ?? after;
+    }
+    expect(slices.map((slice) => slice.length)).toEqual([2, 2, 1]);
+    expect(slices.flat()).toEqual(all.map((line) => line.seq));
+    const refused = await server.call('GET', `${path}?limit=0`);
+    expect(refused.status).toBe(400);
+  });
+
   it('drops log lines beyond the 10,000 an execution keeps and counts them in svc.tracker.dropped{type=log}', async () => {
     server = await startTestServer();
     const id = await runToEnd(
-      {
-        workflowId: 'chatty',
-        description: 'one log line a message',
-        nodes: [
-          { nodeId: 'in', type: 'API_TRIGGER', config: { splitArray: true } },
-          { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
-        ],
-        edges: [{ source: 'in', target: 'out' }],
-      },
+      chatty,
       Array.from({ length: 10_050 }, (_, n) => n),
     );
     const logs = await server.call('GET', `/api/executions/${id}/logs`);
