@@ -5,17 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
-
-/** One log line for every item of the start payload. */
-const chatty = {
-  workflowId: 'chatty',
-  description: 'one log line a message',
-  nodes: [
-    { nodeId: 'in', type: 'API_TRIGGER', config: { splitArray: true } },
-    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
-  ],
-  edges: [{ source: 'in', target: 'out' }],
-};
+import { chattyWorkflow as chatty } from './support/workflows.js';
 
 describe('Log line losses (SPEC Errors, Limits)', () => {
   let server: TestServer;

@@ -9,6 +9,7 @@ import { UI_ADMIN, accessibilityViolations, openUi, screenshot } from './support
 import type { TestServer } from './support/server.js';
 import type { UiPage } from './support/ui-page.js';
 import { eventually } from './support/wait.js';
+import { chattyWorkflow as chatty } from './support/workflows.js';
 
 const executable = chromiumPath();
 const unavailable = chromiumUnavailable(executable);
@@ -44,17 +45,6 @@ function wideWorkflow() {
     })),
   };
 }
-
-/** One log line for every item of the start payload. */
-const chatty = {
-  workflowId: 'chatty',
-  description: 'one log line a message',
-  nodes: [
-    { nodeId: 'in', type: 'API_TRIGGER', config: { splitArray: true } },
-    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
-  ],
-  edges: [{ source: 'in', target: 'out' }],
-};
 
 /**
  * Milliseconds the page takes from `act` until `shown` is on view (or holds), by the page's own

@@ -134,3 +134,14 @@ export const doubling = (messages: readonly number[] = [1, -2, 3, -4]) => ({
     { source: 'double', target: 'out' },
   ],
 });
+
+/** One log line for every item of the start payload: CONSOLE_TERMINAL logs each message. */
+export const chattyWorkflow = {
+  workflowId: 'chatty',
+  description: 'one log line a message',
+  nodes: [
+    { nodeId: 'in', type: 'API_TRIGGER', config: { splitArray: true } },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [{ source: 'in', target: 'out' }],
+};
