@@ -29,6 +29,11 @@ interface Held extends LogLines {
 
 /** Lines asked for in one read: the first slice of a long run shows while the rest comes. */
 const SLICE = 5_000;
+/**
+ * Lines the page holds at most, the newest: a run followed for hours can log far more than the
+ * server keeps, and the page would otherwise hold every line it was ever sent.
+ */
+export const LINES_HELD = 200_000;
 
 /** A read under way: whether a change asked for another, and the newest line it has read. */
 interface Reading {
@@ -93,7 +98,7 @@ export function useLogLines(
             const kept = previous?.scope === scope ? previous.lines : [];
             return {
               scope,
-              lines: lines.length === 0 ? kept : [...kept, ...lines],
+              lines: lines.length === 0 ? kept : [...kept, ...lines].slice(-LINES_HELD),
               error: undefined,
               loaded: true,
             };

@@ -1,6 +1,7 @@
 // A list that draws only the rows in view (TanStack Virtual), for the lists that can grow to
 // thousands of rows: a run's log lines, a large workflow's nodes and edges (docs/ui.md). Rows are
-// measured as they are drawn, so a wrapped row takes the room it needs.
+// measured as they are drawn, so a wrapped row takes the room it needs. The run view's node
+// table (run-nodes.tsx) draws its rows the same way and shares the Home and End keys.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Virtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useRef } from 'react';
