@@ -1,7 +1,7 @@
 // A Redis connection of one node (optional plugin redis-streams): the settings every Redis
 // Streams node takes, a client that reconnects by itself with a growing pause, and the reading
 // of stream entries out of Redis' nested array replies.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { messageOf, z } from '../../../plugin-api/index.js';
 import type { NodeContext } from '../../../plugin-api/index.js';
 
@@ -49,13 +49,23 @@ export interface RedisClientOptions {
   readonly maxRetriesPerRequest: number | null;
 }
 
+/**
+ * ioredis, loaded when a Redis node first runs rather than with the server. Its RESP3 decoder
+ * subclasses `String` (`VerbatimString`), and defining such a class turns off a V8 fast path
+ * for the whole process: fast-json-stringify, which writes every API answer, runs about three
+ * times slower once it is loaded (`npm run bench -- http.answer`). A server without Redis nodes
+ * does not pay for it.
+ */
+let ioredis: Promise<typeof Redis> | undefined;
+
 /** A client that connects at once and reconnects after `reconnectDelay`, counting both. */
-export function createRedisClient(
+export async function createRedisClient(
   config: RedisConnectionConfig,
   ctx: NodeContext,
   options: RedisClientOptions,
-): Redis {
-  const client = new Redis(config.url, {
+): Promise<Redis> {
+  const RedisClient = await (ioredis ??= import('ioredis').then((loaded) => loaded.Redis));
+  const client = new RedisClient(config.url, {
     ...(config.username === undefined ? {} : { username: config.username }),
     ...(config.password === undefined ? {} : { password: config.password }),
     connectionName: `svc:${ctx.workflowId}:${ctx.nodeId}:${options.role}`,

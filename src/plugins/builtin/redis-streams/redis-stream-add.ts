@@ -66,7 +66,7 @@ export function addArguments(config: RedisStreamAddConfig, message: Message): (s
 class RedisStreamAdder implements MessageProcessor {
   readonly concurrency: number;
   readonly #config: RedisStreamAddConfig;
-  #client: Redis | undefined;
+  #client: Promise<Redis> | undefined;
 
   constructor(config: RedisStreamAddConfig) {
     this.#config = config;
@@ -81,7 +81,8 @@ class RedisStreamAdder implements MessageProcessor {
     });
     const stream = this.#config.stream;
     try {
-      const id = await this.#client.call('XADD', stream, ...addArguments(this.#config, message));
+      const client = await this.#client;
+      const id = await client.call('XADD', stream, ...addArguments(this.#config, message));
       ctx.report(ADD_EVENT, 'added');
       return { payload: { stream, id } };
     } catch (error) {
@@ -98,6 +99,6 @@ class RedisStreamAdder implements MessageProcessor {
   async close(): Promise<void> {
     const client = this.#client;
     this.#client = undefined;
-    if (client !== undefined) await closeRedisClient(client);
+    if (client !== undefined) await closeRedisClient(await client);
   }
 }

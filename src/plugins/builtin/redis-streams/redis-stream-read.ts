@@ -148,9 +148,12 @@ class ReadPlan {
 async function* consume(config: RedisStreamReadConfig, ctx: NodeContext): AsyncGenerator<Emit> {
   const consumer = consumerNameOf(config, ctx);
   // Commands wait for a reconnection rather than fail: the consumer has nothing better to do.
-  const commands = createRedisClient(config, ctx, { role: 'commands', maxRetriesPerRequest: null });
+  const commands = await createRedisClient(config, ctx, {
+    role: 'commands',
+    maxRetriesPerRequest: null,
+  });
   // A blocking read holds its connection: acknowledgements must not queue behind it.
-  const reads = createRedisClient(config, ctx, { role: 'reads', maxRetriesPerRequest: null });
+  const reads = await createRedisClient(config, ctx, { role: 'reads', maxRetriesPerRequest: null });
   const held = new Set<string>();
   const stop = (): void => {
     reads.disconnect();
