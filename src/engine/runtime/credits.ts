@@ -4,8 +4,28 @@
 // message waiting in memory that the graph cannot take (docs/brokers.md).
 import type { PlannedNode, WorkflowPlan } from './plan.js';
 
-/** Credits by node id, worked out when first asked for. */
+/**
+ * The credit functions of each plan, by edge capacity: a plan is shared by the runs of its
+ * version, and a run parked for hours should not hold a copy of what every run of it knows.
+ */
+const byPlan = new WeakMap<WorkflowPlan, Map<number, (nodeId: string) => number>>();
+
+/** Credits by node id, worked out when first asked for and kept with the plan. */
 export function creditsOf(plan: WorkflowPlan, capacity: number): (nodeId: string) => number {
+  let byCapacity = byPlan.get(plan);
+  if (byCapacity === undefined) {
+    byCapacity = new Map();
+    byPlan.set(plan, byCapacity);
+  }
+  let credits = byCapacity.get(capacity);
+  if (credits === undefined) {
+    credits = creditsBelow(plan, capacity);
+    byCapacity.set(capacity, credits);
+  }
+  return credits;
+}
+
+function creditsBelow(plan: WorkflowPlan, capacity: number): (nodeId: string) => number {
   const known = new Map<string, number>();
   return (nodeId) => {
     const cached = known.get(nodeId);

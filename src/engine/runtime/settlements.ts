@@ -157,7 +157,8 @@ export class HeldDeliveries {
 
 /** One per run: its open trackers, settled cancelled when the run ends. */
 export class RunSettlements {
-  readonly #open = new Set<SettlementTracker>();
+  /** Made with the first tracker: most runs have no trigger that settles. */
+  #open: Set<SettlementTracker> | undefined;
   readonly #scope: string;
   readonly #callbackFailed: (nodeId: string, error: unknown) => void;
 
@@ -172,7 +173,7 @@ export class RunSettlements {
 
   /** Trackers not settled yet. */
   get open(): number {
-    return this.#open.size;
+    return this.#open?.size ?? 0;
   }
 
   /** A tracker for a trigger's emit with a settlement. */
@@ -184,7 +185,7 @@ export class RunSettlements {
         this.#callbackFailed(nodeId, error);
       }
     });
-    this.#open.add(tracker);
+    (this.#open ??= new Set()).add(tracker);
     return tracker;
   }
 
@@ -195,10 +196,11 @@ export class RunSettlements {
 
   /** The run ended: whatever is still open settles cancelled. */
   cancelAll(): void {
+    if (this.#open === undefined) return;
     for (const tracker of [...this.#open]) tracker.settle('cancelled');
   }
 
   forget(tracker: SettlementTracker): void {
-    this.#open.delete(tracker);
+    this.#open?.delete(tracker);
   }
 }

@@ -48,7 +48,8 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
   #writersOpen: number;
   #cancelled = false;
   #reader: ((value: T | End) => void) | undefined;
-  readonly #waitingWriters: PendingWrite<T>[] = [];
+  /** Made when a writer first has to wait: most edges of a parked run never fill. */
+  #waitingWriters: PendingWrite<T>[] | undefined;
   /**
    * Only with several writers: the writer of each queued value, beside `#items` from `#head`
    * on, and the values taken by writer. One integer pushed and read per value, no allocation:
@@ -88,7 +89,7 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
       return undefined;
     }
     return new Promise<void>((resolve) => {
-      this.#waitingWriters.push({ value, source, resolve });
+      (this.#waitingWriters ??= []).push({ value, source, resolve });
     });
   }
 
@@ -109,7 +110,7 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
         if (sources !== undefined) this.#sources = sources.slice(this.#head);
         this.#head = 0;
       }
-      const writer = this.#waitingWriters.shift();
+      const writer = this.#waitingWriters?.shift();
       if (writer !== undefined) {
         this.#items.push(writer.value);
         this.#sources?.push(writer.source);
@@ -130,7 +131,7 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
   loadOf(source: number): EdgeLoad {
     const sources = this.#sources;
     let waiting = false;
-    for (const writer of this.#waitingWriters) {
+    for (const writer of this.#waitingWriters ?? []) {
       if (sources === undefined || writer.source === source) {
         waiting = true;
         break;
@@ -167,7 +168,9 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
     this.#items = [];
     if (this.#sources !== undefined) this.#sources = [];
     this.#head = 0;
-    for (const writer of this.#waitingWriters.splice(0)) writer.resolve();
+    const waiting = this.#waitingWriters ?? [];
+    this.#waitingWriters = undefined;
+    for (const writer of waiting) writer.resolve();
     this.#wakeReaderWithEnd();
   }
 
