@@ -13,6 +13,7 @@ import type {
 } from '../../plugin-api/index.js';
 import { messageOf } from '../../core/index.js';
 import { plainLineage } from './message-ids.js';
+import type { RunEventSink } from './run-ports.js';
 
 /** Where a tracked message keeps its trackers; plugins neither see nor copy it. */
 const TRACKERS: unique symbol = Symbol('settlement trackers');
@@ -155,20 +156,28 @@ export class HeldDeliveries {
   }
 }
 
-/** One per run: its open trackers, settled cancelled when the run ends. */
-export class RunSettlements {
-  /** Made with the first tracker: most runs have no trigger that settles. */
-  #open: Set<SettlementTracker> | undefined;
-  readonly #scope: string;
-  readonly #callbackFailed: (nodeId: string, error: unknown) => void;
+/** What a run's settlements need of it: whose ids they key, and where a failed callback goes. */
+export interface SettlementScope {
+  readonly sessionId: string;
+  readonly workflowId: string;
+  readonly events: Pick<RunEventSink, 'log'>;
+}
 
-  /**
-   * `scope` names the workflow: keyed ids are the same in every run of it. `callbackFailed`
-   * is told of an `onSettled` that threw.
-   */
-  constructor(scope: string, callbackFailed: (nodeId: string, error: unknown) => void) {
-    this.#scope = scope;
-    this.#callbackFailed = callbackFailed;
+/**
+ * One per run: its open trackers, settled cancelled when the run ends. It costs a run nothing
+ * beyond itself until a trigger's message carries a settlement, since most runs have none and
+ * many sit parked for hours.
+ */
+export class RunSettlements {
+  #open: Set<SettlementTracker> | undefined;
+  #scope: string | undefined;
+  readonly #run: SettlementScope;
+  readonly #done: Promise<unknown>;
+
+  /** `done` resolves when the run ends. */
+  constructor(run: SettlementScope, done: Promise<unknown>) {
+    this.#run = run;
+    this.#done = done;
   }
 
   /** Trackers not settled yet. */
@@ -182,15 +191,29 @@ export class RunSettlements {
       try {
         settlement.onSettled(outcome, failure);
       } catch (error) {
-        this.#callbackFailed(nodeId, error);
+        this.#run.events.log({
+          nodeId,
+          level: 'ERROR',
+          message: 'Settlement callback failed',
+          fields: { error: messageOf(error) },
+        });
       }
     });
-    (this.#open ??= new Set()).add(tracker);
+    if (this.#open === undefined) {
+      this.#open = new Set();
+      // What is still open when the run ends settles cancelled.
+      void this.#done.then(() => {
+        this.cancelAll();
+      });
+    }
+    this.#open.add(tracker);
     return tracker;
   }
 
   /** The id of a trigger's message keyed `key`, the same in every run of the workflow. */
   keyedId(nodeKey: string, key: string): string {
+    // The workflow's name: keyed ids are the same in every run of it.
+    this.#scope ??= `${this.#run.sessionId}.${this.#run.workflowId}`;
     return plainLineage(`${this.#scope}.${nodeKey}.k.${key}`);
   }
 

@@ -24,7 +24,8 @@ import type { RunFlow } from './run-flow.js';
 import { RunLifecycle } from './run-lifecycle.js';
 import { RunSettlements } from './settlements.js';
 import { creditsOf } from './credits.js';
-import type { RunOptions } from './run-ports.js';
+import type { RunClock } from './run-clock.js';
+import type { RunEventSink, RunHost, RunOptions } from './run-ports.js';
 
 const DEFAULT_CAPACITY = 64;
 
@@ -44,23 +45,7 @@ export class WorkflowRun {
     this.#options = options;
     const plan = options.plan;
     const capacity = options.channelCapacity ?? DEFAULT_CAPACITY;
-    const scope: RunScope = {
-      executionId: options.executionId,
-      sessionId: options.sessionId,
-      workflowId: options.workflowId,
-      startPayload: options.startPayload,
-      clock: options.clock,
-      events: options.events,
-      host: options.host,
-      creditOf: creditsOf(plan, capacity),
-      signalWaits: (nodeId, delta) => {
-        const node = plan.byId.get(nodeId);
-        const task = node === undefined ? undefined : this.#tasks[node.index];
-        if (task === undefined) return;
-        task.signalWaits += delta;
-        task.showStatus(options.events);
-      },
-    };
+    const scope = new SharedScope(options, creditsOf(plan, capacity));
     const omitted = options.replay?.omitted;
     this.#tasks = plan.nodes.map((node) => {
       const state = pendingState(node.nodeId, node.type);
@@ -72,6 +57,7 @@ export class WorkflowRun {
         omitted?.has(node.nodeId) === true,
       );
     });
+    scope.tasks = this.#tasks;
     this.nodes = (
       omitted === undefined ? this.#tasks : this.#tasks.filter((task) => !task.finished)
     ).map((task) => task.state);
@@ -89,20 +75,7 @@ export class WorkflowRun {
       options.clock,
       options.events,
     );
-    const settlements = new RunSettlements(
-      `${options.sessionId}.${options.workflowId}`,
-      (nodeId, error) => {
-        options.events.log({
-          nodeId,
-          level: 'ERROR',
-          message: 'Settlement callback failed',
-          fields: { error: error instanceof Error ? error.message : String(error) },
-        });
-      },
-    );
-    void lifecycle.done.then(() => {
-      settlements.cancelAll();
-    });
+    const settlements = new RunSettlements(options, lifecycle.done);
     this.#parts = {
       options,
       lineage: plainLineage(options.lineage),
@@ -241,4 +214,57 @@ function inputOf(
     node.inputEdges,
     node.parents,
   );
+}
+
+/**
+ * What the nodes of one run share (their contexts read it): the run's options and its tasks.
+ * A class rather than an object of copied fields and a closure, because a parked run holds it
+ * for as long as it waits.
+ */
+class SharedScope implements RunScope {
+  readonly #options: RunOptions;
+  readonly creditOf: (nodeId: string) => number;
+  /** Set once the run's tasks are made, before any node runs. */
+  tasks: readonly NodeTask[] = [];
+
+  constructor(options: RunOptions, creditOf: (nodeId: string) => number) {
+    this.#options = options;
+    this.creditOf = creditOf;
+  }
+
+  get executionId(): string {
+    return this.#options.executionId;
+  }
+
+  get sessionId(): string {
+    return this.#options.sessionId;
+  }
+
+  get workflowId(): string {
+    return this.#options.workflowId;
+  }
+
+  get startPayload(): unknown {
+    return this.#options.startPayload;
+  }
+
+  get clock(): RunClock {
+    return this.#options.clock;
+  }
+
+  get events(): RunEventSink {
+    return this.#options.events;
+  }
+
+  get host(): RunHost {
+    return this.#options.host;
+  }
+
+  signalWaits(nodeId: string, delta: number): void {
+    const node = this.#options.plan.byId.get(nodeId);
+    const task = node === undefined ? undefined : this.tasks[node.index];
+    if (task === undefined) return;
+    task.signalWaits += delta;
+    task.showStatus(this.#options.events);
+  }
 }
