@@ -2,6 +2,7 @@
 // bodies follow the actuator conventions these endpoint ids come from (`{ "status": "UP" }`
 // for health), not the API envelope; errors still use the envelope.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { delayMsOf } from './event-loop-delay.js';
 import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -209,13 +210,7 @@ export const actuatorRoutes: FastifyPluginCallback<ActuatorOptions> = (app, opti
       const report = process.report.getReport() as Record<string, unknown>;
       return Promise.resolve({
         eventLoop: {
-          delayMs: {
-            min: delay.min / 1e6,
-            max: delay.max / 1e6,
-            mean: delay.mean / 1e6,
-            p50: delay.percentile(50) / 1e6,
-            p99: delay.percentile(99) / 1e6,
-          },
+          delayMs: delayMsOf(delay),
           utilization: performance.eventLoopUtilization(),
         },
         activeResources: process.getActiveResourcesInfo(),
