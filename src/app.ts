@@ -1,7 +1,7 @@
 // Composition root: settings -> stores -> plugins -> services -> HTTP edge.
 import type { FastifyInstance } from 'fastify';
 import { KeyRing } from './auth/index.js';
-import { randomIds, systemClock } from './core/index.js';
+import { createOrderedIds, randomIds, systemClock } from './core/index.js';
 import type { Clock, IdGenerator } from './core/index.js';
 import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
@@ -406,7 +406,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     executions: executionService,
     meters,
     clock,
-    ids,
+    // Letters are listed newest first and two can share a millisecond: their ids keep the order.
+    ids: options.ids ?? createOrderedIds(() => clock.now()),
     keepFailed: (letter, error) => {
       loggers.app.warn(
         { executionId: letter.executionId, nodeId: letter.nodeId, err: error },

@@ -15,7 +15,7 @@ export type {
   ErrorSpec,
   FieldError,
 } from './errors.js';
-export { createSequentialIds, randomIds } from './ids.js';
+export { createOrderedIds, createSequentialIds, randomIds } from './ids.js';
 export type { IdGenerator } from './ids.js';
 export { IsoTimes, ManualClock, isoTimestamp, systemClock } from './clock.js';
 export type { Clock } from './clock.js';
