@@ -19,8 +19,8 @@ import {
   TEST_AMQP_URL,
   testAmqpConnection,
 } from './support/amqp.js';
-import { oddFailing, residentBytes } from './support/brokers.js';
-import { Restartable } from './support/restored-history.js';
+import { brokerServers, oddFailing, residentBytes } from './support/brokers.js';
+import type { Restartable } from './support/restored-history.js';
 import { eventually } from './support/wait.js';
 
 const unavailable = await amqpUnavailable();
@@ -89,19 +89,7 @@ describe.skipIf(unavailable !== undefined)('AMQP consumer and publisher', () => 
       arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': ODD_DLQ },
     });
     dir = await mkdtemp(path.join(tmpdir(), 'amqp-broker-'));
-    servers = new Restartable(
-      [],
-      () => ({
-        SVC_SESSION_STORE_TYPE: 'file',
-        SVC_SESSION_BASE_DIR: path.join(dir, 'sessions'),
-        SVC_EXECUTION_LOG_DIR: path.join(dir, 'log'),
-        SVC_RESTART_DIR: path.join(dir, 'checkpoints'),
-        SVC_LOGGING_LEVEL_ENGINE: 'INFO',
-        // A heap below the backlog's 160 MB of payloads: holding them would end the process.
-        NODE_OPTIONS: '--max-old-space-size=128',
-      }),
-      60_000,
-    );
+    servers = brokerServers(dir);
     await servers.boot();
     await servers.define([
       relay,

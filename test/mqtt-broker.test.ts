@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oddFailing, residentBytes } from './support/brokers.js';
+import { brokerServers, oddFailing, residentBytes } from './support/brokers.js';
 import {
   Collector,
   dropSession,
@@ -19,7 +19,7 @@ import {
   TEST_MQTT_URL,
   testMqttClient,
 } from './support/mqtt.js';
-import { Restartable } from './support/restored-history.js';
+import type { Restartable } from './support/restored-history.js';
 import { eventually } from './support/wait.js';
 
 const unavailable = await mqttUnavailable();
@@ -121,20 +121,7 @@ describe.skipIf(unavailable !== undefined)('MQTT consumer and publisher', () => 
   beforeAll(async () => {
     publisher = await testMqttClient();
     dir = await mkdtemp(path.join(tmpdir(), 'mqtt-broker-'));
-    servers = new Restartable(
-      [],
-      () => ({
-        SVC_SESSION_STORE_TYPE: 'file',
-        SVC_SESSION_BASE_DIR: path.join(dir, 'sessions'),
-        SVC_EXECUTION_LOG_DIR: path.join(dir, 'log'),
-        SVC_RESTART_DIR: path.join(dir, 'checkpoints'),
-        SVC_LOGGING_LEVEL_ENGINE: 'INFO',
-        // A heap below the 160 MB of payloads that go through: holding them would end the process.
-        NODE_OPTIONS: '--max-old-space-size=128',
-      }),
-      // The server starts from its sources; on a busy machine that takes a while.
-      60_000,
-    );
+    servers = brokerServers(dir);
     await servers.boot();
     await servers.define([relay, picky, stubborn, exact]);
   }, 90_000);

@@ -11,7 +11,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oddFailing, residentBytes } from './support/brokers.js';
+import { brokerServers, oddFailing, residentBytes } from './support/brokers.js';
 import {
   freshStream,
   natsUnavailable,
@@ -19,7 +19,7 @@ import {
   TEST_NATS_URL,
   testNatsConnection,
 } from './support/nats.js';
-import { Restartable } from './support/restored-history.js';
+import type { Restartable } from './support/restored-history.js';
 import { eventually } from './support/wait.js';
 
 const unavailable = await natsUnavailable();
@@ -87,15 +87,7 @@ describe.skipIf(unavailable !== undefined)('NATS JetStream consumer and publishe
     await freshStream(manager, `${ID}_odd`, [`${ID}.odd`]);
     await freshStream(manager, `${ID}_dead`, [`${ID}.dead`]);
     dir = await mkdtemp(path.join(tmpdir(), 'nats-broker-'));
-    servers = new Restartable([], () => ({
-      SVC_SESSION_STORE_TYPE: 'file',
-      SVC_SESSION_BASE_DIR: path.join(dir, 'sessions'),
-      SVC_EXECUTION_LOG_DIR: path.join(dir, 'log'),
-      SVC_RESTART_DIR: path.join(dir, 'checkpoints'),
-      SVC_LOGGING_LEVEL_ENGINE: 'INFO',
-      // A heap below the backlog's 160 MB of payloads: holding them would end the process.
-      NODE_OPTIONS: '--max-old-space-size=128',
-    }));
+    servers = brokerServers(dir);
     await servers.boot();
     await servers.define([relay, picky]);
   }, 60_000);

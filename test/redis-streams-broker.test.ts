@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oddFailing, residentBytes } from './support/brokers.js';
+import { brokerServers, oddFailing, residentBytes } from './support/brokers.js';
 import {
   groupLag,
   pendingCount,
@@ -18,7 +18,7 @@ import {
   TEST_REDIS_URL,
   testRedisClient,
 } from './support/redis.js';
-import { Restartable } from './support/restored-history.js';
+import type { Restartable } from './support/restored-history.js';
 import { eventually } from './support/wait.js';
 
 const unavailable = await redisUnavailable();
@@ -85,19 +85,7 @@ describe.skipIf(unavailable !== undefined)('Redis Streams consumer group and add
     await redis.connect();
     await redis.del(...Object.values(keys));
     dir = await mkdtemp(path.join(tmpdir(), 'redis-broker-'));
-    servers = new Restartable(
-      [],
-      () => ({
-        SVC_SESSION_STORE_TYPE: 'file',
-        SVC_SESSION_BASE_DIR: path.join(dir, 'sessions'),
-        SVC_EXECUTION_LOG_DIR: path.join(dir, 'log'),
-        SVC_RESTART_DIR: path.join(dir, 'checkpoints'),
-        SVC_LOGGING_LEVEL_ENGINE: 'INFO',
-        // A heap below the backlog's 160 MB of payloads: holding them would end the process.
-        NODE_OPTIONS: '--max-old-space-size=128',
-      }),
-      60_000,
-    );
+    servers = brokerServers(dir);
     await servers.boot();
     await servers.define([relay, picky]);
   }, 120_000);

@@ -1,6 +1,8 @@
-// What the broker tests share whatever the broker: a workflow that fails odd numbers, and the
-// server's resident memory.
+// What the broker tests share whatever the broker: their server process, a workflow that fails
+// odd numbers, and the server's resident memory.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Restartable } from './restored-history.js';
 
 /** Resident memory of a process in bytes, from /proc. */
 export async function residentBytes(pid: number): Promise<number> {
@@ -36,4 +38,25 @@ export function oddFailing(workflowId: string, subscribe: Record<string, unknown
       { source: 'check', target: 'end' },
     ],
   };
+}
+
+/**
+ * A server process for a broker test, with the file stores under `dir` (so a kill -9 and a
+ * restart keep the sessions, the log and the checkpoints) and a heap below the 160 MB of
+ * payloads the backlog tests send through: a server that held them would end.
+ */
+export function brokerServers(dir: string): Restartable {
+  return new Restartable(
+    [],
+    () => ({
+      SVC_SESSION_STORE_TYPE: 'file',
+      SVC_SESSION_BASE_DIR: path.join(dir, 'sessions'),
+      SVC_EXECUTION_LOG_DIR: path.join(dir, 'log'),
+      SVC_RESTART_DIR: path.join(dir, 'checkpoints'),
+      SVC_LOGGING_LEVEL_ENGINE: 'INFO',
+      NODE_OPTIONS: '--max-old-space-size=128',
+    }),
+    // The server starts from its sources; on a busy machine that takes a while.
+    60_000,
+  );
 }
