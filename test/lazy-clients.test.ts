@@ -1,8 +1,8 @@
 // Broker clients whose mere loading slows the whole process are loaded when a node first needs
 // them, not with the server: ioredis's RESP3 decoder subclasses `String`, which turns off a V8
-// fast path that fast-json-stringify, the writer of every API answer, depends on (about three
-// times slower; docs/performance.md). The built server's modules are loaded in a process of
-// their own and the CommonJS modules it loaded are listed.
+// fast path for the whole process (a schema-compiled JSON writer ran three times slower with
+// it; docs/performance.md). The built server's modules are loaded in a process of their own and
+// the CommonJS modules it loaded are listed.
 import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -50,11 +50,11 @@ export interface RedisClientOptions {
 }
 
 /**
- * ioredis, loaded when a Redis node first runs rather than with the server. Its RESP3 decoder
- * subclasses `String` (`VerbatimString`), and defining such a class turns off a V8 fast path
- * for the whole process: fast-json-stringify, which writes every API answer, runs about three
- * times slower once it is loaded (`npm run bench -- http.answer`). A server without Redis nodes
- * does not pay for it.
+ * ioredis, loaded when a Redis node first runs rather than with the server: a server without
+ * Redis nodes does not pay for it. Its RESP3 decoder subclasses `String` (`VerbatimString`),
+ * and defining such a class turns off a V8 fast path for the whole process that code built of
+ * string concatenation relies on (a schema-compiled JSON writer ran three times slower with
+ * it; docs/performance.md).
  */
 let ioredis: Promise<typeof Redis> | undefined;
 
