@@ -22,6 +22,8 @@ export class ProgressHistory {
   readonly #options: ProgressHistoryOptions;
   /** In the order executions last changed, oldest first. */
   readonly #held = new Map<string, Held>();
+  /** The execution that changed last: the last one of `#held` when it is held. */
+  #newest: string | undefined;
 
   constructor(options: ProgressHistoryOptions) {
     this.#options = options;
@@ -31,16 +33,22 @@ export class ProgressHistory {
     const { executionId } = numbered.event;
     if (executionId === null) return;
     const now = this.#options.now();
-    const held = this.#held.get(executionId) ?? { events: [], changedAt: now };
-    this.#held.delete(executionId);
-    held.events.push(numbered);
-    if (held.events.length > this.#options.perExecution) held.events.shift();
-    held.changedAt = now;
-    this.#held.set(executionId, held);
-    for (const oldest of this.#held.keys()) {
-      if (this.#held.size <= this.#options.executions) break;
-      this.#held.delete(oldest);
+    const held = this.#held.get(executionId);
+    if (held === undefined) {
+      this.#held.set(executionId, { events: [numbered], changedAt: now });
+      if (this.#held.size > this.#options.executions) this.#dropOldest();
+    } else {
+      // The newest moves to the end; most events follow one of the same execution, already
+      // there.
+      if (this.#newest !== executionId) {
+        this.#held.delete(executionId);
+        this.#held.set(executionId, held);
+      }
+      held.events.push(numbered);
+      if (held.events.length > this.#options.perExecution) held.events.shift();
+      held.changedAt = now;
     }
+    this.#newest = executionId;
     this.#expire(now);
   }
 
@@ -53,6 +61,11 @@ export class ProgressHistory {
   /** Executions whose history is held. */
   get size(): number {
     return this.#held.size;
+  }
+
+  #dropOldest(): void {
+    const oldest = this.#held.keys().next();
+    if (oldest.done !== true) this.#held.delete(oldest.value);
   }
 
   #expire(now: number): void {

@@ -60,6 +60,11 @@ export class AdmissionQueue {
   constructor(options: AdmissionQueueOptions) {
     this.#options = options;
     this.#admission = new Admission(options.limits, options.queueCapacityPerWorkflow);
+    // Read when the meters are collected: setting them on every start and end cost each run
+    // four meter updates.
+    const admission = this.#admission;
+    options.meters.observe('svc.executions.running', () => admission.running);
+    options.meters.observe('svc.executions.queued', () => admission.queued);
   }
 
   get limits(): AdmissionLimits {
@@ -148,13 +153,11 @@ export class AdmissionQueue {
   /** A run ended: its slot goes to the waiting starts that now fit. */
   release(executionId: string): void {
     for (const next of this.#admission.release(executionId)) this.#admit(next);
-    this.updateGauges();
   }
 
   /** Changes the limits live; waiting starts that now fit begin. */
   setLimits(limits: AdmissionLimits): void {
     for (const next of this.#admission.setLimits(limits)) this.#admit(next);
-    this.updateGauges();
   }
 
   /**
@@ -167,12 +170,6 @@ export class AdmissionQueue {
       if (this.end(candidate.executionId, 'STOPPED', error)) ended++;
     }
     return ended;
-  }
-
-  updateGauges(): void {
-    const { meters } = this.#options;
-    meters.set('svc.executions.running', this.#admission.running);
-    meters.set('svc.executions.queued', this.#admission.queued);
   }
 
   /** A waiting start got its slot. */
@@ -209,6 +206,5 @@ export class AdmissionQueue {
     notifier.emit(entry, { kind: END_STATUS_EVENTS[status], status, error });
     journal?.ended(entry.executionId, status, error, entry.endedAt);
     entry.markFinished();
-    this.updateGauges();
   }
 }

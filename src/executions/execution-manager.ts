@@ -129,7 +129,6 @@ export class ExecutionManager {
       journal,
       leadership: deps.leadership,
     };
-    this.#queue.updateGauges();
   }
 
   /**
@@ -430,7 +429,6 @@ export class ExecutionManager {
     });
     if (decision.kind === 'run') this.#runs.start(entry, launch);
     else this.#queue.enqueue(entry, launch);
-    this.#queue.updateGauges();
     const journal = this.#deps.journal;
     // Nothing accepted is lost: the start is durable before it is answered.
     if (journal?.durable === true) await journal.durableNow();

@@ -3,7 +3,12 @@
 import { IsoTimes } from '../core/index.js';
 import type { Clock } from '../core/index.js';
 import type { AdmissionLimits } from './admission.js';
-import type { ExecutionEventBody, ExecutionEventSink } from './execution-events.js';
+import type { NodeState } from '../engine/index.js';
+import type {
+  ExecutionEventBody,
+  ExecutionEventSink,
+  NodeEventKind,
+} from './execution-events.js';
 import type { ExecutionEntry, ResultEvent } from './execution-registry.js';
 import { HELD_BYTES, heldBytesOf } from './held-bytes.js';
 
@@ -30,6 +35,28 @@ export class ExecutionNotifier {
       workflowId: entry.workflowId,
     };
     sink(Object.assign(header, body));
+  }
+
+  /**
+   * A node's state event, written out field by field: most of a run's events are these, and one
+   * object literal costs a fifth of a header merged with a body.
+   */
+  node(entry: ExecutionEntry, kind: NodeEventKind, state: Readonly<NodeState>): void {
+    const sink = this.#sink;
+    if (sink === undefined) return;
+    sink({
+      kind,
+      timestamp: this.#times.of(this.#clock.now()),
+      executionId: entry.executionId,
+      sessionId: entry.sessionId,
+      workflowId: entry.workflowId,
+      nodeId: state.nodeId,
+      status: state.status,
+      error: state.error,
+      messagesIn: state.messagesIn,
+      messagesOut: state.messagesOut,
+      retries: state.retries,
+    });
   }
 
   /** A result event, built once with the time the registry gave it: results come one a message. */

@@ -162,17 +162,7 @@ export class RunRecorder implements RunEventSink, RunHost {
       (previous === 'PAUSED' || previous === 'WAITING') &&
       state.startedAt !== null;
     const kind = resumed ? 'node.resumed' : NODE_STATUS_EVENTS[state.status];
-    if (kind !== undefined) {
-      this.host.notifier.emit(this.entry, {
-        kind,
-        nodeId: state.nodeId,
-        status: state.status,
-        error: state.error,
-        messagesIn: state.messagesIn,
-        messagesOut: state.messagesOut,
-        retries: state.retries,
-      });
-    }
+    if (kind !== undefined) this.host.notifier.node(this.entry, kind, state);
     if (!isNodeEnded(state)) return;
     const { meters } = this.host;
     const module = state.type;
