@@ -4,11 +4,7 @@ import { IsoTimes } from '../core/index.js';
 import type { Clock } from '../core/index.js';
 import type { AdmissionLimits } from './admission.js';
 import type { NodeState } from '../engine/index.js';
-import type {
-  ExecutionEventBody,
-  ExecutionEventSink,
-  NodeEventKind,
-} from './execution-events.js';
+import type { ExecutionEventBody, ExecutionEventSink, NodeEventKind } from './execution-events.js';
 import type { ExecutionEntry, ResultEvent } from './execution-registry.js';
 import { HELD_BYTES, heldBytesOf } from './held-bytes.js';
 
