@@ -36,6 +36,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('PUT', '/api/sessions/:sessionId/workflows/:workflowId', 'ADMIN', 'session'),
   rule('DELETE', '/api/sessions/:sessionId/workflows/:workflowId', 'ADMIN', 'session'),
   rule('GET', '/api/sessions/:sessionId/workflows/:workflowId/graph', 'VIEWER', 'session'),
+  rule('GET', '/api/sessions/:sessionId/workflows/:workflowId/layout', 'VIEWER', 'session'),
+  rule('PUT', '/api/sessions/:sessionId/workflows/:workflowId/layout', 'ADMIN', 'session'),
   rule('GET', '/api/sessions/:sessionId/workflows/:workflowId/versions', 'VIEWER', 'session'),
   rule('GET', '/api/sessions/:sessionId/workflows/:workflowId/versions/diff', 'VIEWER', 'session'),
   rule(

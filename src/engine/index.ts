@@ -31,10 +31,12 @@ export { diffWorkflows } from './dag/diff.js';
 export type { WorkflowDiff } from './dag/diff.js';
 export type {
   NodeKind,
+  NodePosition,
   PluginCatalog,
   PluginDescriptor,
   SessionRecord,
   SessionStore,
+  WorkflowLayout,
   WorkflowRecord,
   WorkflowVersionRecord,
 } from './ports.js';

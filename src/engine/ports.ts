@@ -56,7 +56,20 @@ export interface WorkflowRecord {
   readonly versions: readonly WorkflowVersionRecord[];
   /** Always-on (docs/always-on.md): the leading server keeps one run going. Absent: not. */
   readonly active?: boolean;
+  /**
+   * Where an editor placed the nodes of the current version, by node id (docs/ui.md, "Layout").
+   * Kept beside the versions, not in them: SPEC fixes the shape of a definition's nodes.
+   */
+  readonly layout?: WorkflowLayout;
 }
+
+export interface NodePosition {
+  readonly x: number;
+  readonly y: number;
+}
+
+/** Canvas positions by node id. */
+export type WorkflowLayout = Readonly<Record<string, NodePosition>>;
 
 /**
  * Sessions and their versioned workflows. A caller can never change stored state by mutating

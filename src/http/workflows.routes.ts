@@ -1,7 +1,8 @@
-// Workflows of a session and their versions (SPEC "Versioning", CONTRACT section 4).
+// Workflows of a session, their versions (SPEC "Versioning", CONTRACT section 4) and layouts.
 import type { FastifyPluginCallback } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../core/index.js';
+import { workflowLayoutBodySchema } from '../services/index.js';
 import type { SessionService } from '../services/index.js';
 import { actorOf, respond } from './reply.js';
 import {
@@ -77,6 +78,25 @@ export const workflowRoutes: FastifyPluginCallback<WorkflowRoutesOptions> = (
     await sessions.deleteWorkflow(sessionId, workflowId);
     return respond(reply, 200, 'Workflow deleted', { sessionId, workflowId });
   });
+
+  api.get(`${WORKFLOW}/layout`, { schema: { params: workflowParams } }, async (request, reply) => {
+    const { sessionId, workflowId } = request.params;
+    return respond(reply, 200, 'Workflow layout', await sessions.getLayout(sessionId, workflowId));
+  });
+
+  api.put(
+    `${WORKFLOW}/layout`,
+    { schema: { params: workflowParams, body: workflowLayoutBodySchema } },
+    async (request, reply) => {
+      const { sessionId, workflowId } = request.params;
+      return respond(
+        reply,
+        200,
+        'Workflow layout saved',
+        await sessions.saveLayout(sessionId, workflowId, request.body.positions),
+      );
+    },
+  );
 
   api.get(`${WORKFLOW}/graph`, { schema: { params: workflowParams } }, async (request, reply) => {
     const { sessionId, workflowId } = request.params;

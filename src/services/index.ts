@@ -36,6 +36,8 @@ export {
   workflowDefinitionBodySchema,
   workflowDefinitionSchema,
 } from './api-schemas.js';
+export { MAX_LAYOUT_ENTRIES, workflowLayoutBodySchema } from './workflow-layout.js';
+export type { LayoutView } from './workflow-layout.js';
 export { HookService } from './hook-service.js';
 export type {
   ControlBusStatus,

@@ -9,11 +9,14 @@ import type {
   WorkflowDefinition,
   WorkflowDiff,
   WorkflowGraph,
+  WorkflowLayout,
   WorkflowRecord,
   WorkflowValidation,
   WorkflowVersionRecord,
 } from '../engine/index.js';
 import { subWorkflowReachErrors } from './sub-workflow-reach.js';
+import { layoutErrors, layoutFor } from './workflow-layout.js';
+import type { LayoutView } from './workflow-layout.js';
 
 /** SPEC "Versioning" 3: the newest 20 saved versions of a workflow are kept. */
 export const MAX_SAVED_VERSIONS = 20;
@@ -234,6 +237,31 @@ export class SessionService {
     });
   }
 
+  /** Where an editor placed the nodes of the current version; empty when nothing was saved. */
+  async getLayout(sessionId: string, workflowId: string): Promise<LayoutView> {
+    const workflow = await this.#requireWorkflow(sessionId, workflowId);
+    return layoutView(workflow, workflow.layout ?? {});
+  }
+
+  /**
+   * Replaces the layout without making a version: positions are not part of a definition
+   * (SPEC fixes its node shape). Refused whole with field errors when an entry names a node the
+   * current version lacks, or when there are more entries than a workflow may have nodes.
+   */
+  async saveLayout(
+    sessionId: string,
+    workflowId: string,
+    positions: WorkflowLayout,
+  ): Promise<LayoutView> {
+    return this.#lock.run(sessionId, async () => {
+      const workflow = await this.#requireWorkflow(sessionId, workflowId);
+      const errors = layoutErrors(positions, currentVersion(workflow).definition);
+      if (errors.length > 0) throw new AppError('VALIDATION_FAILED', { fieldErrors: errors });
+      await this.#deps.store.putWorkflow({ ...workflow, layout: positions });
+      return layoutView(workflow, positions);
+    });
+  }
+
   async describeGraph(
     sessionId: string,
     workflowId: string,
@@ -343,8 +371,9 @@ export class SessionService {
       workflowId: definition.workflowId,
       createdAt: existing?.createdAt ?? now,
       versions,
-      // A new version leaves an always-on workflow on.
+      // A new version leaves an always-on workflow on, and its nodes where they were.
       ...(existing?.active === true ? { active: true } : {}),
+      ...optionalLayout(layoutFor(existing?.layout, definition)),
     });
     await this.#deps.store.putSession({ ...session, updatedAt: now });
     return version;
@@ -400,6 +429,19 @@ export class SessionService {
       workflows.map((workflow) => workflow.workflowId),
     );
   }
+}
+
+function layoutView(workflow: WorkflowRecord, positions: WorkflowLayout): LayoutView {
+  return {
+    sessionId: workflow.sessionId,
+    workflowId: workflow.workflowId,
+    version: currentVersion(workflow).version,
+    positions,
+  };
+}
+
+function optionalLayout(layout: WorkflowLayout | undefined): { layout?: WorkflowLayout } {
+  return layout === undefined ? {} : { layout };
 }
 
 function toSessionView(session: SessionRecord, workflows: string[]): SessionView {

@@ -1,6 +1,6 @@
 // Sessions, their workflows and versions, drafts checked, and plugin discovery.
 import { z } from 'zod';
-import { workflowDefinitionSchema } from '../../services/index.js';
+import { MAX_LAYOUT_ENTRIES, workflowDefinitionSchema } from '../../services/index.js';
 import { FieldErrorSchema, instant, named } from './envelopes.js';
 import { envelope } from './operation.js';
 import type { OperationTable } from './operation.js';
@@ -63,6 +63,18 @@ const SavedWorkflowSchema = named(
     workflowId: z.string(),
     version: z.int(),
     created: z.boolean().meta({ description: 'True when this save created the workflow' }),
+  }),
+);
+
+const WorkflowLayoutSchema = named(
+  'WorkflowLayout',
+  z.strictObject({
+    sessionId: z.string(),
+    workflowId: z.string(),
+    version: z.int().meta({ description: 'The current version, whose nodes are placed' }),
+    positions: z
+      .record(z.string(), z.strictObject({ x: z.number(), y: z.number() }))
+      .meta({ description: 'Canvas positions by node id; nodes without one are laid out' }),
   }),
 );
 
@@ -216,6 +228,23 @@ export const SESSION_OPERATIONS: OperationTable = {
     tag: 'Workflows',
     answers: { 200: envelope('The workflow deleted', workflowRef) },
     errors: [404, 409],
+  },
+  [`GET ${WORKFLOW}/layout`]: {
+    operationId: 'getWorkflowLayout',
+    summary: "Read a workflow's layout",
+    description:
+      'Where an editor placed the nodes of the current version; empty positions when none was saved. A layout is not part of the definition: saving one makes no version.',
+    tag: 'Workflows',
+    answers: { 200: envelope('The layout', WorkflowLayoutSchema) },
+    errors: [404],
+  },
+  [`PUT ${WORKFLOW}/layout`]: {
+    operationId: 'saveWorkflowLayout',
+    summary: "Replace a workflow's layout",
+    description: `Replaces the positions, making no new version. Refused whole with 400 and an error per entry (\`positions.<nodeId>\`) when an entry names a node the current version does not have, or when there are more than ${MAX_LAYOUT_ENTRIES} entries. A new version keeps the positions of the nodes it still has.`,
+    tag: 'Workflows',
+    answers: { 200: envelope('The layout saved', WorkflowLayoutSchema) },
+    errors: [400, 404],
   },
   [`GET ${WORKFLOW}/graph`]: {
     operationId: 'getWorkflowGraph',

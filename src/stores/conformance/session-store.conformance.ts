@@ -220,6 +220,54 @@ export function describeSessionStoreConformance(
         });
       });
 
+      it("keeps a workflow's layout, replaces it and drops it when put without one", async () => {
+        await store.putSession(sessionRecord('s1'));
+        const workflow = workflowRecord('s1', 'w1', 2);
+        const layout = {
+          in: { x: 40, y: -12.5 },
+          out: { x: 1e6, y: 0 },
+          [AWKWARD_IDS[0] ?? '']: { x: 1, y: 2 },
+        };
+        await store.putWorkflow({ ...workflow, layout });
+        await store.putWorkflow({ ...workflowRecord('s1', 'w2'), active: true, layout: {} });
+        await checkNowAndAfterReopen(async (current) => {
+          expect(await current.getWorkflow('s1', 'w1')).toEqual({ ...workflow, layout });
+          expect((await current.listWorkflows('s1')).map((each) => each.layout)).toEqual([
+            layout,
+            {},
+          ]);
+        });
+        const moved = { in: { x: 0, y: 0 } };
+        await store.putWorkflow({ ...workflow, layout: moved });
+        await checkNowAndAfterReopen(async (current) => {
+          expect((await current.getWorkflow('s1', 'w1'))?.layout).toEqual(moved);
+        });
+        await store.putWorkflow(workflow);
+        await checkNowAndAfterReopen(async (current) => {
+          expect(await current.getWorkflow('s1', 'w1')).toEqual(workflow);
+        });
+      });
+
+      it('drops the layout with its workflow, so a workflow made again under that id has none', async () => {
+        await store.putSession(sessionRecord('s1'));
+        const workflow = workflowRecord('s1', 'w1');
+        await store.putWorkflow({ ...workflow, layout: { in: { x: 1, y: 2 } } });
+        expect(await store.deleteWorkflow('s1', 'w1')).toBe(true);
+        await store.putWorkflow(workflow);
+        await checkNowAndAfterReopen(async (current) => {
+          expect((await current.getWorkflow('s1', 'w1'))?.layout).toBeUndefined();
+        });
+      });
+
+      it('refuses a layout whose positions are not finite numbers with STORE_FAILED', async () => {
+        await store.putSession(sessionRecord('s1'));
+        const workflow = workflowRecord('s1', 'w1');
+        await expect(
+          store.putWorkflow({ ...workflow, layout: { in: { x: Number.NaN, y: 0 } } }),
+        ).rejects.toMatchObject({ code: 'STORE_FAILED' });
+        expect(await store.getWorkflow('s1', 'w1')).toBeUndefined();
+      });
+
       it('stores a workflow with all its versions, oldest first', async () => {
         await store.putSession(sessionRecord('s1'));
         const workflow = workflowRecord('s1', 'w1', 3);
@@ -350,6 +398,16 @@ export function describeSessionStoreConformance(
         (workflow.versions as WorkflowVersionRecord[]).pop();
         Object.assign(workflow.versions[0]?.definition.nodes[1]?.config ?? {}, { level: 'x' });
         expect(await store.getWorkflow('s1', 'w1')).toEqual(workflowRecord('s1', 'w1', 2));
+      });
+
+      it('is not changed by mutating a layout passed in or handed out', async () => {
+        await store.putSession(sessionRecord('s1'));
+        const layout = { in: { x: 1, y: 2 } };
+        await store.putWorkflow({ ...workflowRecord('s1', 'w1'), layout });
+        layout.in.x = 99;
+        const read = await store.getWorkflow('s1', 'w1');
+        expect(() => Object.assign(read?.layout?.in ?? {}, { x: 7 })).toThrow(TypeError);
+        expect((await store.getWorkflow('s1', 'w1'))?.layout).toEqual({ in: { x: 1, y: 2 } });
       });
 
       it('is not changed by mutating what it returned', async () => {

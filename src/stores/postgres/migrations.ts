@@ -155,6 +155,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX dead_letters_execution ON ${s}.dead_letters (execution_id);
     `,
   },
+  {
+    version: 7,
+    name: 'workflow layouts',
+    // The editor's node positions, as JSON text; null while the workflow has none.
+    sql: (s) => `ALTER TABLE ${s}.workflows ADD COLUMN layout text;`,
+  },
 ];
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));

@@ -6,10 +6,15 @@ import { AppError, KeyedLock } from '../../core/index.js';
 import type {
   SessionRecord,
   SessionStore,
+  WorkflowLayout,
   WorkflowRecord,
   WorkflowVersionRecord,
 } from '../../engine/index.js';
-import { checkSessionRecord, checkVersionRecord } from '../shared/check-record.js';
+import {
+  checkSessionRecord,
+  checkVersionRecord,
+  checkWorkflowShell,
+} from '../shared/check-record.js';
 import { compareSessions, compareWorkflows } from '../shared/record-order.js';
 import { VersionPool, deepFreeze } from '../shared/version-pool.js';
 import { rowDamaged, storeFailure } from './pg-errors.js';
@@ -29,6 +34,8 @@ type WorkflowRow = {
   readonly workflow_id: string;
   readonly workflow_created_at: string;
   readonly active: boolean;
+  /** The layout as JSON text; null without one. */
+  readonly layout: string | null;
   /** The columns of one version; null for a workflow without versions. */
   readonly version: number | null;
   readonly created_at: string | null;
@@ -160,6 +167,7 @@ export class PostgresSessionStore implements SessionStore {
           workflowId,
           record.createdAt,
           record.active === true,
+          record.layout === undefined ? null : JSON.stringify(record.layout),
         ]);
         const numbers = versions.map((version) => version.version);
         await client.query(this.#sql.dropOtherVersions, [sessionId, workflowId, numbers]);
@@ -227,7 +235,8 @@ function statements(db: PostgresDatabase) {
   const sessions = db.table('sessions');
   const workflows = db.table('workflows');
   const versions = db.table('workflow_versions');
-  const workflowColumns = `w.workflow_id, w.created_at AS workflow_created_at, w.active, v.version,
+  const workflowColumns = `w.workflow_id, w.created_at AS workflow_created_at, w.active, w.layout,
+    v.version,
     v.created_at, v.author, v.note, v.definition
     FROM ${workflows} w LEFT JOIN ${versions} v
       ON v.session_id = w.session_id AND v.workflow_id = w.workflow_id`;
@@ -247,10 +256,10 @@ function statements(db: PostgresDatabase) {
       WHERE w.session_id = $1 ORDER BY w.workflow_id, v.version`,
     getWorkflow: `SELECT ${workflowColumns}
       WHERE w.session_id = $1 AND w.workflow_id = $2 ORDER BY v.version`,
-    putWorkflow: `INSERT INTO ${workflows} (session_id, workflow_id, created_at, active)
-      VALUES ($1, $2, $3, $4)
+    putWorkflow: `INSERT INTO ${workflows} (session_id, workflow_id, created_at, active, layout)
+      VALUES ($1, $2, $3, $4, $5)
       ON CONFLICT (session_id, workflow_id) DO UPDATE SET created_at = EXCLUDED.created_at,
-        active = EXCLUDED.active`,
+        active = EXCLUDED.active, layout = EXCLUDED.layout`,
     dropOtherVersions: `DELETE FROM ${versions}
       WHERE session_id = $1 AND workflow_id = $2 AND NOT (version = ANY ($3::integer[]))`,
     // Saved versions never change, so a save rewrites only the rows that differ: usually the
@@ -295,6 +304,7 @@ function toWorkflows(sessionId: string, rows: readonly WorkflowRow[]): WorkflowR
           createdAt: row.workflow_created_at,
           versions,
           ...(row.active ? { active: true } : {}),
+          ...(row.layout === null ? {} : { layout: toLayout(sessionId, row) }),
         },
         versions,
       };
@@ -303,6 +313,27 @@ function toWorkflows(sessionId: string, rows: readonly WorkflowRow[]): WorkflowR
     if (row.version !== null) current.versions.push(toVersion(sessionId, row));
   }
   return workflows.map((workflow) => workflow.record);
+}
+
+function toLayout(sessionId: string, row: WorkflowRow): WorkflowLayout {
+  const where = `of table workflows (session '${sessionId}', workflow '${row.workflow_id}')`;
+  let layout: unknown;
+  try {
+    layout = JSON.parse(row.layout ?? '') as unknown;
+  } catch (error) {
+    throw rowDamaged(where, 'the layout is not valid JSON', error);
+  }
+  const checked = checkWorkflowShell({
+    sessionId,
+    workflowId: row.workflow_id,
+    createdAt: row.workflow_created_at,
+    versions: [],
+    layout,
+  });
+  if (!checked.ok) throw rowDamaged(where, checked.problem);
+  const { layout: owned } = checked.value;
+  deepFreeze(owned);
+  return owned ?? {};
 }
 
 function toVersion(sessionId: string, row: WorkflowRow): WorkflowVersionRecord {

@@ -88,6 +88,17 @@ function walkVersion(value: unknown, at: string): void {
   walkDefinition(version.definition, `${at}.definition`);
 }
 
+function walkLayout(value: unknown, at: string): void {
+  for (const [nodeId, item] of Object.entries(fields(value, at))) {
+    const position = fields(item, `${at}.${nodeId}`);
+    for (const axis of ['x', 'y']) {
+      if (typeof position[axis] !== 'number' || !Number.isFinite(position[axis])) {
+        throw new ShapeProblem(`${at}.${nodeId}.${axis} must be a finite number`);
+      }
+    }
+  }
+}
+
 function walkWorkflowFields(value: unknown, at: string): Fields {
   const workflow = fields(value, at);
   text(workflow, 'sessionId', at);
@@ -96,6 +107,7 @@ function walkWorkflowFields(value: unknown, at: string): Fields {
   if (workflow.active !== undefined && typeof workflow.active !== 'boolean') {
     throw new ShapeProblem(`${at}.active must be a boolean`);
   }
+  if (workflow.layout !== undefined) walkLayout(workflow.layout, `${at}.layout`);
   return workflow;
 }
 

@@ -1,7 +1,12 @@
 // Saved versions never change, so a store keeps one deeply frozen copy of each and shares it
 // between reads, instead of copying all 20 versions of a workflow on every read and write.
 import { AppError } from '../../core/index.js';
-import type { WorkflowRecord, WorkflowVersionRecord } from '../../engine/index.js';
+import type {
+  NodePosition,
+  WorkflowLayout,
+  WorkflowRecord,
+  WorkflowVersionRecord,
+} from '../../engine/index.js';
 import { checkVersionRecord, checkWorkflowShell } from './check-record.js';
 
 export class VersionPool {
@@ -48,6 +53,7 @@ export class VersionPool {
       createdAt: workflow.createdAt,
       versions: workflow.versions.map((version) => this.own(version)),
       ...(workflow.active === true ? { active: true } : {}),
+      ...(workflow.layout === undefined ? {} : { layout: ownLayout(workflow.layout) }),
     };
   }
 
@@ -61,9 +67,27 @@ export class VersionPool {
       `"workflowId":${JSON.stringify(workflow.workflowId)},` +
       `"createdAt":${JSON.stringify(workflow.createdAt)},` +
       `"versions":[${versions.join(',')}]` +
-      `${workflow.active === true ? ',"active":true' : ''}}`
+      (workflow.active === true ? ',"active":true' : '') +
+      (workflow.layout === undefined ? '' : `,"layout":${JSON.stringify(workflow.layout)}`) +
+      '}'
     );
   }
+}
+
+/**
+ * A frozen copy of the positions with exactly `x` and `y`, so a record handed out can share it
+ * and a caller's later change of what it passed in changes nothing stored.
+ */
+function ownLayout(layout: WorkflowLayout): WorkflowLayout {
+  // fromEntries defines each key, so even a node called `__proto__` stays an entry.
+  return Object.freeze(
+    Object.fromEntries(
+      Object.entries(layout).map(([nodeId, { x, y }]): [string, NodePosition] => [
+        nodeId,
+        Object.freeze({ x, y }),
+      ]),
+    ),
+  );
 }
 
 /** What a caller gets: its own record and version list, sharing the frozen versions. */
