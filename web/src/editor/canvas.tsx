@@ -38,7 +38,8 @@ export interface CanvasProps {
   readonly plugins: ReadonlyMap<string, PluginView>;
   readonly selection: Selection;
   readonly onSelect: (selection: Selection) => void;
-  readonly onMove: (nodeId: string, point: Point) => void;
+  /** Nodes moved; `done` when the drag (or the arrow key's move) has ended. */
+  readonly onMove: (moved: Readonly<Record<string, Point>>, done: boolean) => void;
   readonly onAdd: (type: string, point: Point) => void;
   readonly onConnect: (source: string, port: string, target: string) => void;
   readonly onRemove: (selection: Selection) => void;
@@ -113,9 +114,13 @@ function Flow(props: CanvasProps) {
     const removed = new Set<string>();
     let selectionChanged = false;
     const sizes: Record<string, { width: number; height: number }> = {};
+    const moved: Record<string, Point> = {};
+    let moving = false;
     for (const change of changes) {
       if (change.type === 'position' && change.position !== undefined) {
-        props.onMove(change.id, change.position);
+        // Whole pixels: what is saved then reads back exactly as the canvas showed it.
+        moved[change.id] = { x: Math.round(change.position.x), y: Math.round(change.position.y) };
+        moving ||= change.dragging === true;
       } else if (change.type === 'select') {
         selectionChanged = true;
         if (change.selected) selected.add(change.id);
@@ -125,6 +130,7 @@ function Flow(props: CanvasProps) {
         sizes[change.id] = change.dimensions;
       }
     }
+    if (Object.keys(moved).length > 0) props.onMove(moved, !moving);
     if (Object.keys(sizes).length > 0) setMeasured((before) => ({ ...before, ...sizes }));
     if (removed.size > 0) props.onRemove({ nodes: removed, edges: new Set() });
     else if (selectionChanged) props.onSelect({ nodes: selected, edges: selection.edges });

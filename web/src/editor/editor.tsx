@@ -11,6 +11,7 @@ import {
   connect,
   copyNodes,
   makeEdge,
+  moveNodes,
   nextFreePoint,
   paste,
   record,
@@ -74,23 +75,30 @@ export function Editor(props: {
   const change = (next: Draft) => {
     setHistory((before) => record(before, placeAll(next)));
   };
-  const arrange = () => {
+  // What the page opened, with the places the first layout gave: saving compares with it.
+  const [opened, setOpened] = useState(props.initial);
+  /** Lays the graph out; positions in `kept` stay where they are. */
+  const arrange = (kept: Draft['positions'] = {}, first = false) => {
     const counts = (nodeId: string) => {
       const node = definition.nodes.find((candidate) => candidate.nodeId === nodeId);
       return node === undefined ? 1 : portsOf(node, problems, plugins, definition.edges).length;
     };
-    void layout(definition, counts).then((positions) => {
+    void layout(definition, counts).then((laidOut) => {
+      const positions = { ...laidOut, ...kept };
       setHistory((before) =>
         before.present.definition === definition
           ? replace(before, { ...before.present, positions })
           : before,
       );
+      if (first) setOpened({ ...props.initial, positions });
       setLayouts((count) => count + 1);
     });
   };
-  // The first layout, once: a saved workflow keeps no positions.
+  // The first layout, once, for the nodes the saved layout does not place.
   const firstLayout = useEffectEvent(() => {
-    if (props.initial.definition.nodes.length > 0) arrange();
+    const { nodes } = props.initial.definition;
+    const saved = props.initial.positions;
+    if (nodes.some((node) => saved[node.nodeId] === undefined)) arrange(saved, true);
   });
   useEffect(() => {
     firstLayout();
@@ -143,7 +151,8 @@ export function Editor(props: {
     <div className="editor" onKeyDown={onKeyDown}>
       <SaveBar
         sessionId={props.sessionId}
-        definition={definition}
+        draft={draft}
+        opened={opened}
         isNew={props.isNew}
         problems={problems}
         canUndo={history.past.length > 0}
@@ -158,7 +167,9 @@ export function Editor(props: {
         }}
         onCopy={copy}
         onPaste={pasteNow}
-        onArrange={arrange}
+        onArrange={() => {
+          arrange();
+        }}
         onDescription={(description) => {
           change(withDefinition(draft, { ...definition, description }));
         }}
@@ -176,13 +187,8 @@ export function Editor(props: {
           plugins={plugins}
           selection={selection}
           onSelect={setSelection}
-          onMove={(nodeId, point) => {
-            setHistory((before) =>
-              replace(before, {
-                ...before.present,
-                positions: { ...before.present.positions, [nodeId]: point },
-              }),
-            );
+          onMove={(moved, done) => {
+            setHistory((before) => moveNodes(before, moved, done));
           }}
           onAdd={add}
           onConnect={link}

@@ -39,7 +39,7 @@ export async function layout(
   });
   const positions: Record<string, Point> = {};
   for (const child of graph.children ?? []) {
-    positions[child.id] = { x: (child.x ?? 0) + 20, y: (child.y ?? 0) + 20 };
+    positions[child.id] = { x: Math.round(child.x ?? 0) + 20, y: Math.round(child.y ?? 0) + 20 };
   }
   return positions;
 }

@@ -17,6 +17,8 @@ export interface History {
   readonly past: readonly Draft[];
   readonly present: Draft;
   readonly future: readonly Draft[];
+  /** While nodes are being dragged: the draft before the drag began, which undo goes back to. */
+  readonly moving?: Draft;
 }
 
 /** Undo goes back this many changes at most. */
@@ -48,9 +50,70 @@ export function record(history: History, next: Draft): History {
   };
 }
 
-/** A change undo skips: a node dragged to a new place, a layout. */
+/** A change undo skips: a layout, which only places what has no place yet or is asked for. */
 export function replace(history: History, next: Draft): History {
   return { ...history, present: next };
+}
+
+/**
+ * Nodes moved to new places. While a drag goes on (`done` false) every step replaces the
+ * present, so undo does not walk back through each mouse step; the step that ends it (the end
+ * of a drag, or one press of an arrow key) records one change from where the nodes were before
+ * the drag began. A drag that ends where it began records nothing.
+ */
+export function moveNodes(
+  history: History,
+  moved: Readonly<Record<string, Point>>,
+  done: boolean,
+): History {
+  const before = history.moving ?? history.present;
+  const present = {
+    ...history.present,
+    positions: { ...history.present.positions, ...moved },
+  };
+  if (!done) return { ...history, present, moving: before };
+  const settled = { past: history.past, present, future: history.future };
+  return samePositions(before.positions, present.positions)
+    ? { ...settled, present: before }
+    : record({ ...settled, present: before }, present);
+}
+
+export function samePositions(
+  a: Readonly<Record<string, Point>>,
+  b: Readonly<Record<string, Point>>,
+): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => {
+    const [p, q] = [a[key], b[key]];
+    return p !== undefined && q !== undefined && p.x === q.x && p.y === q.y;
+  });
+}
+
+/** The positions of the draft's nodes: what is saved as the workflow's layout. */
+export function layoutOf(draft: Draft): Record<string, Point> {
+  const layout: Record<string, Point> = {};
+  for (const { nodeId } of draft.definition.nodes) {
+    const point = draft.positions[nodeId];
+    if (point !== undefined) layout[nodeId] = { x: point.x, y: point.y };
+  }
+  return layout;
+}
+
+/**
+ * Whether two definitions say the same, whatever the order of their keys: the text view and
+ * the forms build equal objects with keys in different orders.
+ */
+export function sameDefinition(a: WorkflowDefinition, b: WorkflowDefinition): boolean {
+  return a === b || canonicalJson(a) === canonicalJson(b);
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'object' && item !== null && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : item,
+  );
 }
 
 export function undo(history: History): History {

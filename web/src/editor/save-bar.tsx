@@ -1,12 +1,14 @@
 // The editor's tool bar: undo and redo, copy and paste, layout, whether the draft is valid (in
-// words, with an icon), the description, and saving a new version with a note.
+// words, with an icon), the description, and saving: a new version with a note, then the
+// layout; only the layout when the definition is what was saved.
 import { useState } from 'react';
 import type { SubmitEvent } from 'react';
 import { api, call } from '../api';
 import { ErrorNote } from '../components';
 import { useAction } from '../hooks';
 import { Link, segment } from '../router';
-import type { WorkflowDefinition } from '../types';
+import { layoutOf, sameDefinition, samePositions } from './model';
+import type { Draft } from './model';
 import type { Problems } from './validation';
 
 function Verdict(props: { readonly problems: Problems }) {
@@ -31,9 +33,26 @@ function Verdict(props: { readonly problems: Problems }) {
   );
 }
 
+/** What the server holds as far as the page knows: what was opened or last saved. */
+interface Saved {
+  readonly draft: Draft;
+  /** Set once this page has saved: the current version, and whether the save made it. */
+  readonly version?: number;
+  readonly layoutOnly?: boolean;
+}
+
+function savedText(saved: Saved): string {
+  if (saved.version === undefined) return '';
+  return saved.layoutOnly === true
+    ? 'Saved the layout: the definition is unchanged, so no new version was made. '
+    : `Saved version ${saved.version} and its layout. `;
+}
+
 export function SaveBar(props: {
   readonly sessionId: string;
-  readonly definition: WorkflowDefinition;
+  readonly draft: Draft;
+  /** The draft as opened, with the places the first layout gave to nodes that had none. */
+  readonly opened: Draft;
   readonly isNew: boolean;
   readonly problems: Problems;
   readonly canUndo: boolean;
@@ -47,28 +66,47 @@ export function SaveBar(props: {
   readonly onArrange: () => void;
   readonly onDescription: (description: string) => void;
 }) {
-  const { sessionId, definition } = props;
+  const { sessionId, draft } = props;
+  const { definition } = draft;
   const { workflowId } = definition;
   const [note, setNote] = useState('');
-  const [saved, setSaved] = useState<{ version: number; definition: WorkflowDefinition }>();
+  const [saved, setSaved] = useState<Saved>();
+  const held = saved ?? { draft: props.opened };
   const action = useAction();
+  const definitionChanged =
+    (props.isNew && saved === undefined) || !sameDefinition(held.draft.definition, definition);
+  const layoutChanged = !samePositions(layoutOf(held.draft), layoutOf(draft));
   const save = (event: SubmitEvent) => {
     event.preventDefault();
+    const positions = layoutOf(draft);
+    const path = { sessionId, workflowId };
+    // Moving nodes changes no definition, so it is no reason for a new version; a save with
+    // nothing changed still makes one, for the note it may carry.
+    const layoutOnly = !definitionChanged && layoutChanged;
     action.run(async () => {
-      const answer = await call(
-        api.PUT('/api/sessions/{sessionId}/workflows/{workflowId}', {
-          params: {
-            path: { sessionId, workflowId },
-            query: note.trim() === '' ? {} : { note: note.trim() },
-          },
-          body: definition,
+      let version = held.version;
+      if (!layoutOnly) {
+        const answer = await call(
+          api.PUT('/api/sessions/{sessionId}/workflows/{workflowId}', {
+            params: { path, query: note.trim() === '' ? {} : { note: note.trim() } },
+            body: definition,
+          }),
+        );
+        version = answer.version;
+        setNote('');
+        // Held before the layout is written: should that fail, saving again writes only it.
+        setSaved({ draft: { definition, positions: held.draft.positions }, version });
+      }
+      const layout = await call(
+        api.PUT('/api/sessions/{sessionId}/workflows/{workflowId}/layout', {
+          params: { path },
+          body: { positions },
         }),
       );
-      setSaved({ version: answer.version, definition });
-      setNote('');
+      setSaved({ draft, version: version ?? layout.version, layoutOnly });
     });
   };
-  const unsaved = saved === undefined ? props.isNew || undefined : saved.definition !== definition;
+  const unsaved = definitionChanged || layoutChanged;
   const tools: readonly (readonly [string, boolean, () => void])[] = [
     ['Undo', props.canUndo, props.onUndo],
     ['Redo', props.canRedo, props.onRedo],
@@ -113,8 +151,8 @@ export function SaveBar(props: {
           Save version
         </button>
         <span role="status" aria-label="Save status">
-          {saved !== undefined && `Saved version ${saved.version}. `}
-          {unsaved === true && 'Unsaved changes.'}
+          {saved !== undefined && savedText(saved)}
+          {unsaved && 'Unsaved changes.'}
         </span>
         {saved !== undefined && <Link to={workflowPath}>Open {workflowId} to run it</Link>}
       </form>

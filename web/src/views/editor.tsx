@@ -24,8 +24,22 @@ export function EditorView(props: { readonly sessionId: string; readonly workflo
       throw error;
     }
   });
+  // Where the nodes were left; a workflow without a saved layout (or not saved yet) has none.
+  const layout = useRead(`layout ${sessionId}/${workflowId}`, async () => {
+    try {
+      const answer = await call(
+        api.GET('/api/sessions/{sessionId}/workflows/{workflowId}/layout', {
+          params: { path: { sessionId, workflowId } },
+        }),
+      );
+      return answer.positions;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return {};
+      throw error;
+    }
+  });
   const title = `Edit ${workflowId}`;
-  const ready = plugins.data !== undefined && saved.data !== undefined;
+  const ready = plugins.data !== undefined && saved.data !== undefined && layout.data !== undefined;
   return (
     <Section
       title={title}
@@ -35,7 +49,7 @@ export function EditorView(props: { readonly sessionId: string; readonly workflo
         </Link>
       }
     >
-      <ErrorNote error={plugins.error ?? saved.error} />
+      <ErrorNote error={plugins.error ?? saved.error ?? layout.error} />
       {ready && saved.data === null && (
         <p className="muted">A new workflow: its first save creates it in session {sessionId}.</p>
       )}
@@ -45,7 +59,9 @@ export function EditorView(props: { readonly sessionId: string; readonly workflo
           plugins={plugins.data}
           isNew={saved.data === null}
           initial={
-            saved.data === null ? emptyDraft(workflowId) : { definition: saved.data, positions: {} }
+            saved.data === null
+              ? emptyDraft(workflowId)
+              : { definition: saved.data, positions: layout.data }
           }
         />
       )}
