@@ -9,7 +9,7 @@ import { UI_ADMIN, accessibilityViolations, openUi, screenshot } from './support
 import type { TestServer } from './support/server.js';
 import type { UiPage } from './support/ui-page.js';
 import { eventually } from './support/wait.js';
-import { chattyWorkflow as chatty } from './support/workflows.js';
+import { chattyWorkflow as chatty, linearWorkflow } from './support/workflows.js';
 
 const executable = chromiumPath();
 const unavailable = chromiumUnavailable(executable);
@@ -17,6 +17,8 @@ const unavailable = chromiumUnavailable(executable);
 const NODES = 500;
 const CHAINS = 20;
 const LOG_LINES = 100_000;
+/** The largest page of the execution search (`limit` at most 1,000). */
+const EXECUTIONS = 1_000;
 /** How long a click or a key may take to show its effect, on a busy two-core test machine. */
 const ANSWER_MS = 1_000;
 /** How long a page may take from navigation until it answers input. */
@@ -93,6 +95,8 @@ describe.skipIf(unavailable !== undefined)(
     beforeAll(async () => {
       ui = await openUi(executable ?? 'chromium', {
         SVC_LOGS_MAX_PER_EXECUTION: String(LOG_LINES),
+        // Beyond the 500 runs kept by default, so that one page of the search holds 1,000.
+        SVC_EXECUTION_LOG_RETAINED_RUNS: String(2 * EXECUTIONS),
       });
       const created = await ui.server.call('POST', '/api/sessions', {
         headers: UI_ADMIN,
@@ -100,7 +104,7 @@ describe.skipIf(unavailable !== undefined)(
           sessionId: 'big',
           name: 'Big',
           initiator: 'ops',
-          workflows: [wideWorkflow(), chatty],
+          workflows: [wideWorkflow(), chatty, linearWorkflow('quick')],
         },
       });
       expect(created.status).toBe(201);
@@ -178,6 +182,47 @@ describe.skipIf(unavailable !== undefined)(
         ),
       ).toBeLessThan(ANSWER_MS);
       await screenshot(page, 'scale-run');
+      expect(await accessibilityViolations(page)).toEqual([]);
+      expect(ui.errors).toEqual([]);
+    }, 120_000);
+
+    it('keeps a window of rows of a page of 1,000 executions in the page and reaches the last with End', async () => {
+      const { page, server } = ui;
+      const start = () =>
+        server.call('POST', '/api/workflow/start', {
+          headers: UI_ADMIN,
+          body: { sessionId: 'big', workflowId: 'quick', payload: {} },
+        });
+      for (let started = 0; started < EXECUTIONS; started += 50) {
+        const answers = await Promise.all(Array.from({ length: 50 }, start));
+        expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 202));
+      }
+      const search = `workflowId=quick&limit=${String(EXECUTIONS)}`;
+      const listed = await server.call('GET', `/api/executions?${search}`, { headers: UI_ADMIN });
+      const ids = (listed.json.data.items as { executionId: string }[]).map((e) => e.executionId);
+      expect(ids).toHaveLength(EXECUTIONS);
+      await page.goto(`${server.baseUrl}/executions?${search}`);
+      const table = page.getByRole('table', { name: 'Executions' });
+      await table.getByRole('link', { name: ids[0], exact: true }).waitFor();
+      expect(await sinceNavigation(page)).toBeLessThan(INTERACTIVE_MS);
+      const rows = table.getByRole('row');
+      expect(await rows.count()).toBeLessThan(ROWS_IN_PAGE);
+      expect(await table.getAttribute('aria-rowcount')).toBe(String(EXECUTIONS + 1));
+      await table.evaluate((element) => {
+        element.parentElement?.focus();
+      });
+      const last = table.getByRole('link', { name: ids.at(-1), exact: true });
+      expect(await answerTime(page, () => page.keyboard.press('End'), last)).toBeLessThan(
+        ANSWER_MS,
+      );
+      const lastRow = rows.filter({
+        has: page.getByRole('link', { name: ids.at(-1), exact: true }),
+      });
+      expect(await lastRow.getAttribute('aria-rowindex')).toBe(String(EXECUTIONS + 1));
+      expect(await rows.count()).toBeLessThan(ROWS_IN_PAGE);
+      await page.keyboard.press('Home');
+      await table.getByRole('link', { name: ids[0], exact: true }).waitFor();
+      await screenshot(page, 'scale-executions');
       expect(await accessibilityViolations(page)).toEqual([]);
       expect(ui.errors).toEqual([]);
     }, 120_000);

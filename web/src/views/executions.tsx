@@ -1,4 +1,5 @@
-// Execution search (GET /api/executions): filters kept in the address, pages by cursor.
+// Execution search (GET /api/executions): filters kept in the address, pages by cursor, each
+// page in a table that keeps only the rows in view.
 import { useState } from 'react';
 import type { SubmitEvent } from 'react';
 import { ErrorNote, Pager, Section, Status, Time } from '../components';
@@ -8,6 +9,7 @@ import { useRead } from '../hooks';
 import { Link, navigate, segment, useLocation } from '../router';
 import { EXECUTION_STATUSES } from '../types';
 import type { ExecutionRecord } from '../types';
+import { VirtualTable } from '../virtual-table';
 
 const FILTERS = ['sessionId', 'workflowId', 'status', 'since', 'until', 'limit'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -103,51 +105,58 @@ function SearchForm(props: {
   );
 }
 
+const COLUMNS = ['Execution', 'Status', 'Session', 'Workflow', 'Created', 'Ended'];
+/** Height of a row of the table before it is measured. */
+const ROW_ESTIMATE = 30;
+
+/**
+ * A page of executions (up to the search's largest `limit`, 1,000) in its own scrolling box that
+ * draws only the rows in view (docs/ui.md "Large workflows and long runs").
+ */
 export function ExecutionTable(props: { readonly items: readonly ExecutionRecord[] }) {
-  if (props.items.length === 0) return <p className="muted">No executions.</p>;
+  const { items } = props;
+  if (items.length === 0) return <p className="muted">No executions.</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th>Execution</th>
-          <th>Status</th>
-          <th>Session</th>
-          <th>Workflow</th>
-          <th>Created</th>
-          <th>Ended</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.items.map((execution) => (
-          <tr key={execution.executionId}>
-            <td>
-              <Link to={`/executions/${segment(execution.executionId)}`}>
-                {execution.executionId}
-              </Link>
-            </td>
-            <td>
-              <Status status={execution.status} />
-            </td>
-            <td>
-              <Link to={`/sessions/${segment(execution.sessionId)}`}>{execution.sessionId}</Link>
-            </td>
-            <td>
-              <Link
-                to={`/sessions/${segment(execution.sessionId)}/workflows/${segment(execution.workflowId)}`}
-              >
-                {execution.workflowId}
-              </Link>{' '}
-              <span className="muted">v{execution.workflowVersion}</span>
-            </td>
-            <td>
-              <Time value={execution.createdAt} />
-            </td>
-            <td>
-              <Time value={execution.endedAt} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <VirtualTable
+      label="Executions"
+      columns={COLUMNS}
+      count={items.length}
+      estimate={ROW_ESTIMATE}
+      rowKey={(index) => items[index]?.executionId ?? index}
+      cells={(index) => {
+        const execution = items[index];
+        return execution === undefined ? null : <ExecutionCells execution={execution} />;
+      }}
+    />
+  );
+}
+
+function ExecutionCells({ execution }: { readonly execution: ExecutionRecord }) {
+  return (
+    <>
+      <td>
+        <Link to={`/executions/${segment(execution.executionId)}`}>{execution.executionId}</Link>
+      </td>
+      <td>
+        <Status status={execution.status} />
+      </td>
+      <td>
+        <Link to={`/sessions/${segment(execution.sessionId)}`}>{execution.sessionId}</Link>
+      </td>
+      <td>
+        <Link
+          to={`/sessions/${segment(execution.sessionId)}/workflows/${segment(execution.workflowId)}`}
+        >
+          {execution.workflowId}
+        </Link>{' '}
+        <span className="muted">v{execution.workflowVersion}</span>
+      </td>
+      <td>
+        <Time value={execution.createdAt} />
+      </td>
+      <td>
+        <Time value={execution.endedAt} />
+      </td>
+    </>
   );
 }

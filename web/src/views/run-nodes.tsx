@@ -1,21 +1,18 @@
 // The nodes of a run: its graph, and a table of every node with its counts and controls. The
 // table draws only the rows in view (TanStack Virtual), so that a 500-node run keeps a few dozen
 // rows of controls in the page (docs/ui.md "Large workflows and long runs").
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef } from 'react';
+import { memo } from 'react';
 import { api, call, isTerminalStatus } from '../api';
 import { Section, Status, Time, capitalised } from '../components';
 import { GraphView } from '../graph';
 import type { Action } from '../hooks';
 import type { ExecutionRecord, RunFlow, WorkflowGraph } from '../types';
-import { scrollKeys } from '../virtual-list';
+import { VirtualTable } from '../virtual-table';
 
 const NODE_CONTROLS = ['pause', 'resume', 'step', 'stop', 'skip', 'unskip'] as const;
 /** Height of a row of the node table before it is measured. */
 const ROW_ESTIMATE = 28;
-/** Rows drawn beyond each edge of the view, so that scrolling and tabbing meet no blank rows. */
-const OVERSCAN = 12;
-const COLUMNS = 8;
+const COLUMNS = ['Node', 'Status', 'In', 'Out', 'Retries', 'Started', 'Ended', 'Controls'];
 
 function controlNode(id: string, nodeId: string, control: (typeof NODE_CONTROLS)[number]) {
   return call(
@@ -80,88 +77,32 @@ interface TableProps {
   readonly onInspect: (nodeId: string) => void;
 }
 
-/**
- * The node table in its own scrolling box. Rows out of view are stood in for by two empty rows
- * as tall as they are, so that the columns keep one layout and the scrollbar tells the truth.
- */
+/** The node table in its own scrolling box, drawing only the rows in view. */
 function NodeTable(props: TableProps) {
   const { ids } = props;
-  const scroller = useRef<HTMLDivElement>(null);
-  // eslint-disable-next-line react-hooks/incompatible-library -- the UI is built without the React Compiler, so nothing memoizes what the virtualizer returns
-  const rows = useVirtualizer({
-    count: ids.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_ESTIMATE,
-    overscan: OVERSCAN,
-    getItemKey: (index) => ids[index] ?? index,
-  });
-  const shown = rows.getVirtualItems();
-  const before = shown[0]?.start ?? 0;
-  const after = rows.getTotalSize() - (shown.at(-1)?.end ?? 0);
   return (
-    // Reachable by keyboard so that the arrows, Page Down, Home and End scroll it.
-    <div
-      ref={scroller}
-      className="virtual-table"
-      tabIndex={0}
-      onKeyDown={scrollKeys(rows, ids.length)}
-    >
-      <table aria-rowcount={ids.length + 1}>
-        <thead>
-          <tr aria-rowindex={1}>
-            <th>Node</th>
-            <th>Status</th>
-            <th>In</th>
-            <th>Out</th>
-            <th>Retries</th>
-            <th>Started</th>
-            <th>Ended</th>
-            <th>Controls</th>
-          </tr>
-        </thead>
-        <tbody>
-          {before > 0 && <Spacer height={before} />}
-          {shown.map((row) => {
-            const nodeId = ids[row.index];
-            return nodeId === undefined ? null : (
-              <NodeRow
-                key={row.key}
-                {...props}
-                nodeId={nodeId}
-                index={row.index}
-                measure={rows.measureElement}
-              />
-            );
-          })}
-          {after > 0 && <Spacer height={after} />}
-        </tbody>
-      </table>
-    </div>
+    <VirtualTable
+      label="Nodes of the run"
+      columns={COLUMNS}
+      count={ids.length}
+      estimate={ROW_ESTIMATE}
+      rowKey={(index) => ids[index] ?? index}
+      rowData={(index) => ({ 'data-node-id': ids[index] ?? '' })}
+      cells={(index) => {
+        const nodeId = ids[index];
+        return nodeId === undefined ? null : <NodeCells {...props} nodeId={nodeId} />;
+      }}
+    />
   );
 }
 
-function Spacer(props: { readonly height: number }) {
-  return (
-    <tr aria-hidden="true" className="spacer" style={{ height: `${String(props.height)}px` }}>
-      <td colSpan={COLUMNS} />
-    </tr>
-  );
-}
-
-function NodeRow(
-  props: TableProps & {
-    readonly nodeId: string;
-    readonly index: number;
-    readonly measure: (row: HTMLTableRowElement | null) => void;
-  },
-) {
-  const { record, nodeId, index, measure, action } = props;
+function NodeCells(props: TableProps & { readonly nodeId: string }) {
+  const { record, nodeId, action } = props;
   const node = record.nodes[nodeId];
   if (node === undefined) return null;
   const ended = isTerminalStatus(record.status);
   return (
-    // The page holds only the rows in view: each says where it stands in the whole table.
-    <tr data-node-id={nodeId} data-index={index} aria-rowindex={index + 2} ref={measure}>
+    <>
       <td>
         <code>{nodeId}</code>
         {node.error !== null && <div className="error small">{node.error}</div>}
@@ -215,6 +156,6 @@ function NodeRow(
           </button>
         )}
       </td>
-    </tr>
+    </>
   );
 }
