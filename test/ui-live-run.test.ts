@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { chromiumPath, chromiumUnavailable } from './support/browser.js';
 import { UI_ADMIN, accessibilityViolations, openUi, screenshot } from './support/ui-page.js';
 import type { TestServer } from './support/server.js';
@@ -32,20 +33,79 @@ const bottleneck = {
   ],
 };
 
-/** An endpoint that answers 503 to its first request and 200 to every later one. */
-async function startFailingOnce(): Promise<{ server: Server; url: string }> {
+/**
+ * An endpoint that answers 503 to its first request and 200 to every later one. With `held`,
+ * the first request waits for `release()` first: the test decides when that attempt ends.
+ */
+async function startFailingOnce(
+  held = false,
+): Promise<{ server: Server; url: string; release: () => void }> {
+  let release = (): void => undefined;
+  const released = held
+    ? new Promise<void>((resolve) => {
+        release = resolve;
+      })
+    : Promise.resolve();
   let first = true;
   const server = createServer((request, response) => {
+    const failing = first;
+    first = false;
     request.resume();
     request.on('end', () => {
-      response.statusCode = first ? 503 : 200;
-      first = false;
-      response.setHeader('content-type', 'application/json');
-      response.end('{"ok":true}');
+      void (failing ? released : Promise.resolve()).then(() => {
+        response.statusCode = failing ? 503 : 200;
+        response.setHeader('content-type', 'application/json');
+        response.end('{"ok":true}');
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/` };
+  const url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/`;
+  return { server, url, release };
+}
+
+/** Creates a session holding `workflow`, starts it and answers the execution id. */
+async function startInNewSession(
+  server: TestServer,
+  sessionId: string,
+  workflow: { readonly workflowId: string },
+): Promise<string> {
+  await server.call('POST', '/api/sessions', {
+    headers: UI_ADMIN,
+    body: { sessionId, name: sessionId, initiator: 'ops', workflows: [workflow] },
+  });
+  const started = await server.call('POST', '/api/workflow/start', {
+    headers: UI_ADMIN,
+    body: { sessionId, workflowId: workflow.workflowId, payload: { n: 1 } },
+  });
+  return String(started.json.data.executionId);
+}
+
+/** A call retried once, and nothing after it: the run ends as soon as the retry succeeds. */
+function retryThenEnd(url: string) {
+  const held = retrying(url);
+  return {
+    ...held,
+    workflowId: 'retry-then-end',
+    description: 'a call retried once, then the end',
+    nodes: held.nodes.filter((node) => node.nodeId !== 'ask'),
+    edges: [
+      { source: 'in', target: 'call' },
+      { source: 'call', target: 'out' },
+    ],
+  };
+}
+
+/** What the activity list tells of one node, in order, without the times. */
+async function toldOf(page: Page, nodeId: string): Promise<string[]> {
+  const items = await page
+    .getByRole('list', { name: 'Node activity' })
+    .getByRole('listitem')
+    .allTextContents();
+  const mark = ` ${nodeId} `;
+  return items
+    .filter((text) => text.includes(mark))
+    .map((text) => text.slice(text.indexOf(mark) + mark.length));
 }
 
 /** A call that fails once and succeeds on its retry, then an approval that holds the run open. */
@@ -156,20 +216,7 @@ describe.skipIf(unavailable !== undefined)(
       const { page, server } = ui;
       const endpoint = await startFailingOnce();
       try {
-        await server.call('POST', '/api/sessions', {
-          headers: UI_ADMIN,
-          body: {
-            sessionId: 'retries',
-            name: 'Retries',
-            initiator: 'ops',
-            workflows: [retrying(endpoint.url)],
-          },
-        });
-        const started = await server.call('POST', '/api/workflow/start', {
-          headers: UI_ADMIN,
-          body: { sessionId: 'retries', workflowId: 'retrying', payload: { n: 1 } },
-        });
-        const id = String(started.json.data.executionId);
+        const id = await startInNewSession(server, 'retries', retrying(endpoint.url));
         // The call has succeeded on its second attempt; the approval holds the run open.
         await eventually(
           () => server.call('GET', `/api/executions/${id}/approvals`, { headers: UI_ADMIN }),
@@ -201,6 +248,45 @@ describe.skipIf(unavailable !== undefined)(
         expect(await timeline.locator('.retry-mark').count()).toBe(1);
         expect(ui.errors).toEqual([]);
       } finally {
+        await new Promise((resolve) => endpoint.server.close(resolve));
+      }
+    }, 60_000);
+
+    it('shows the retry of a run that ended before the next flow, live and after a reload', async () => {
+      const { page, server } = ui;
+      const endpoint = await startFailingOnce(true);
+      try {
+        const id = await startInNewSession(server, 'quick', retryThenEnd(endpoint.url));
+        await page.goto(`${server.baseUrl}/executions/${id}`);
+        // The page follows the run while its first attempt hangs: flows have said "no retries".
+        const activity = page.getByRole('list', { name: 'Node activity' });
+        await activity.getByText(/call\s+started/).waitFor();
+        await page.getByRole('region', { name: 'Live flow' }).getByText('Edges').waitFor();
+        // Now the attempt fails, the retry succeeds and the run ends within milliseconds, long
+        // before the next flow could be sent.
+        endpoint.release();
+        await page.getByLabel('Execution status').filter({ hasText: 'COMPLETED' }).waitFor();
+        // Told by the state event that first carries the count: one of the call's own end, or
+        // one of the terminal's start while the call still sends.
+        await expect
+          .poll(() => toldOf(page, 'call'))
+          .toEqual(['started', expect.stringMatching(/^retried a message/), 'completed']);
+        const timeline = page.getByRole('img', { name: /Timeline of node activity/ });
+        expect(await timeline.locator('.retry-mark').count()).toBe(1);
+        const record = await server.call('GET', `/api/executions/${id}`, { headers: UI_ADMIN });
+        expect(record.json.data.nodes.call).toMatchObject({ status: 'COMPLETED', retries: 1 });
+
+        // Opened after the end, the page learns it from the run's progress history.
+        await page.reload();
+        await page.getByLabel('Execution status').filter({ hasText: 'COMPLETED' }).waitFor();
+        await expect
+          .poll(() => toldOf(page, 'call'))
+          .toEqual(['started', 'retried a message before it ended', 'completed']);
+        expect(await timeline.locator('.retry-mark').count()).toBe(1);
+        await screenshot(page, 'live-run-quick-retry');
+        expect(ui.errors).toEqual([]);
+      } finally {
+        endpoint.release();
         await new Promise((resolve) => endpoint.server.close(resolve));
       }
     }, 60_000);

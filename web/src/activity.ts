@@ -1,6 +1,7 @@
 // Node activity for the timeline of a live run: starts, ends, waits and pauses from the state
-// events of the progress stream, and from its flow events the waits for room downstream and
-// the retries, which have no state event of their own.
+// events of the progress stream, from its flow events the waits for room downstream, and the
+// retries, which have no state event of their own, from the counts both kinds of event carry:
+// a run that ends before its next flow still tells its retries through its last state events.
 import type { NodeFlow, ProgressEvent, RunFlow } from './types';
 
 export type ActivityKind = 'start' | 'end' | 'wait' | 'resume' | 'held' | 'sends' | 'retry';
@@ -37,7 +38,7 @@ export function activityOfEvent(event: ProgressEvent): Activity | undefined {
   return { at: Date.parse(event.timestamp), nodeId, ...known };
 }
 
-/** What changed between two flows of a run: waits for room that began or ended, retries. */
+/** What changed between two flows of a run: waits for room that began or ended. */
 export function activityOfFlow(
   previous: RunFlow | undefined,
   flow: RunFlow,
@@ -54,17 +55,47 @@ export function activityOfFlow(
           : { at, nodeId: node.nodeId, kind: 'sends', text: 'sends again' },
       );
     }
-    const retried = node.retries - (was?.retries ?? 0);
-    if (retried > 0) {
-      found.push({
-        at,
-        nodeId: node.nodeId,
-        kind: 'retry',
-        text: retried === 1 ? 'retried a message' : `retried ${String(retried)} messages`,
-      });
-    }
   }
   return found;
+}
+
+const BEFORE_END = 'before it ended';
+
+/** Retries told so far, by node. */
+export type RetriesSeen = Readonly<Record<string, number>>;
+
+/** A node's retry count as an event carries it, and when the node ended if it has. */
+export interface NodeRetries {
+  readonly retries: number;
+  /** Milliseconds since the epoch; undefined while the node goes on. */
+  readonly endedAt?: number | undefined;
+}
+
+/**
+ * The retries in `counts` beyond those already told, at `at`, and the counts now told. Flows and
+ * state events both carry every node's count, so whichever comes first tells a retry, once.
+ * A retry learnt once its node has ended happened before that end and is placed there, even
+ * when the event is older: a late tab's history carries the record as it is now.
+ */
+export function retriesOf(
+  seen: RetriesSeen,
+  counts: Readonly<Record<string, NodeRetries>>,
+  at: number,
+): { readonly found: Activity[]; readonly seen: RetriesSeen } {
+  const found: Activity[] = [];
+  let told = seen;
+  for (const [nodeId, { retries, endedAt }] of Object.entries(counts)) {
+    const retried = retries - (seen[nodeId] ?? 0);
+    if (retried <= 0) continue;
+    told = { ...told, [nodeId]: retries };
+    const text = retried === 1 ? 'retried a message' : `retried ${String(retried)} messages`;
+    found.push(
+      endedAt === undefined
+        ? { at, nodeId, kind: 'retry', text }
+        : { at: endedAt, nodeId, kind: 'retry', text: `${text} ${BEFORE_END}` },
+    );
+  }
+  return { found, seen: told };
 }
 
 /**
@@ -77,7 +108,7 @@ function beforeItsEnd(entry: Activity, kept: readonly Activity[]): Activity {
   const end = kept.findLast((seen) => seen.nodeId === entry.nodeId && seen.kind === 'end');
   return end === undefined || end.at >= entry.at
     ? entry
-    : { ...entry, at: end.at, text: `${entry.text} before it ended` };
+    : { ...entry, at: end.at, text: `${entry.text} ${BEFORE_END}` };
 }
 
 /** Time order; at the same time a retry goes before an end, which it can only precede. */

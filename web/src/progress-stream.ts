@@ -2,8 +2,8 @@
 // from the last event id when the connection breaks, ended by the server when the run ends.
 // One stream per tab carries both the state events and, about once a second, the run's flow.
 import { useContext, useEffect, useEffectEvent, useState } from 'react';
-import { activityOfEvent, activityOfFlow, appendActivity } from './activity';
-import type { Activity } from './activity';
+import { activityOfEvent, activityOfFlow, appendActivity, retriesOf } from './activity';
+import type { Activity, NodeRetries, RetriesSeen } from './activity';
 import { ApiError, isTerminalStatus, readEventStream } from './api';
 import { KeyVersion } from './hooks';
 import { segment } from './router';
@@ -21,9 +21,21 @@ export interface Stream {
   readonly flowAt?: number | undefined;
   /** Node activity for the timeline, oldest first. */
   readonly activity: readonly Activity[];
+  /** Retries the activity has told, by node. */
+  readonly retries: RetriesSeen;
 }
 
-const EMPTY: Omit<Stream, 'state'> = { events: [], activity: [] };
+const EMPTY: Omit<Stream, 'state'> = { events: [], activity: [], retries: {} };
+
+/** Every node's retry count in the execution record a state event carries. */
+function retriesInRecord(event: ProgressEvent): Record<string, NodeRetries> {
+  const counts: Record<string, NodeRetries> = {};
+  for (const [nodeId, node] of Object.entries(event.progress.execution.nodes)) {
+    const endedAt = node.endedAt === null ? undefined : Date.parse(node.endedAt);
+    counts[nodeId] = { retries: node.retries, endedAt };
+  }
+  return counts;
+}
 
 /**
  * Follows the progress stream of the execution. The server ends it once the execution has
@@ -40,13 +52,18 @@ export function useProgressStream(
     setStream((previous) => {
       const kept = previous?.executionId === executionId ? previous : EMPTY;
       const activity = activityOfEvent(event);
+      // The record of a run that ended before its next flow is the only one to tell its retries.
+      const retried = retriesOf(kept.retries, retriesInRecord(event), Date.parse(event.timestamp));
       return {
         ...kept,
         executionId,
         state: 'live',
         events: [...kept.events, event].slice(-EVENTS_SHOWN),
-        activity:
-          activity === undefined ? kept.activity : appendActivity(kept.activity, [activity]),
+        activity: appendActivity(kept.activity, [
+          ...retried.found,
+          ...(activity === undefined ? [] : [activity]),
+        ]),
+        retries: retried.seen,
         // The run is over: no flow is sent any more, and the last one is no longer true.
         flow: isTerminalStatus(event.progress.status) ? undefined : kept.flow,
       };
@@ -57,14 +74,22 @@ export function useProgressStream(
   const flowed = useEffectEvent((event: FlowEvent) => {
     setStream((previous) => {
       const kept = previous?.executionId === executionId ? previous : EMPTY;
-      const found = activityOfFlow(kept.flow, event.flow, Date.parse(event.timestamp));
+      const at = Date.parse(event.timestamp);
+      const counts = Object.fromEntries(
+        event.flow.nodes.map((node) => [node.nodeId, { retries: node.retries }]),
+      );
+      const retried = retriesOf(kept.retries, counts, at);
       return {
         ...kept,
         executionId,
         state: 'live',
         flow: event.flow,
-        flowAt: Date.parse(event.timestamp),
-        activity: appendActivity(kept.activity, found),
+        flowAt: at,
+        activity: appendActivity(kept.activity, [
+          ...activityOfFlow(kept.flow, event.flow, at),
+          ...retried.found,
+        ]),
+        retries: retried.seen,
       };
     });
   });
