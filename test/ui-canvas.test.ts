@@ -19,9 +19,8 @@ interface Point {
 
 /** Where a node sits on the canvas, in the canvas's own coordinates (its CSS translation). */
 async function placeOf(page: Page, nodeId: string): Promise<Point> {
-  const transform = await page
-    .locator(`.react-flow__node[data-id="${nodeId}"]`)
-    .evaluate((element) => (element as HTMLElement).style.transform);
+  const transform =
+    (await page.locator(`.react-flow__node[data-id="${nodeId}"]`).getAttribute('style')) ?? '';
   const found = /translate\((-?[\d.e+-]+)px, ?(-?[\d.e+-]+)px\)/.exec(transform);
   if (found === null) throw new Error(`Node ${nodeId} has no translation: '${transform}'`);
   return { x: Number(found[1]), y: Number(found[2]) };
@@ -43,7 +42,9 @@ async function dragNode(page: Page, nodeId: string, dx: number): Promise<void> {
 /** Presses Tab until the element named `name` has the focus; fails after `most` presses. */
 async function tabTo(page: Page, name: string, most = 300): Promise<void> {
   for (let presses = 0; presses < most; presses += 1) {
-    const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    const [focused] = await page
+      .locator(':focus')
+      .evaluateAll((elements) => elements.map((element) => element.getAttribute('aria-label')));
     if (focused === name) return;
     await page.keyboard.press('Tab');
   }
