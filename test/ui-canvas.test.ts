@@ -143,6 +143,36 @@ describe.skipIf(unavailable !== undefined)(
       await screenshot(page, 'canvas-layout-reloaded');
     });
 
+    it('says a version was saved without its layout when writing the layout fails, and then saves the layout alone', async () => {
+      await openEditor();
+      const layoutCall = `**${apiPath}/layout`;
+      await page.route(layoutCall, (route) =>
+        route.request().method() === 'PUT'
+          ? route.fulfill({
+              status: 503,
+              contentType: 'application/json',
+              body: JSON.stringify({ status: 503, message: 'Layout store down' }),
+            })
+          : route.continue(),
+      );
+      await page.getByLabel('Description').fill('layout write fails');
+      await dragNode(page, 'shape', 100);
+      const shape = await placeOf(page, 'shape');
+      await page.getByRole('button', { name: 'Save version' }).click();
+      await saveStatus(page).filter({ hasText: 'its layout is not saved yet' }).waitFor();
+      await page.getByText('Layout store down').waitFor();
+      await page.unroute(layoutCall);
+      const versions = await ui.server.call('GET', `${apiPath}/versions`, { headers: UI_ADMIN });
+      const newest = versions.json.data[0].version as number;
+
+      await page.getByRole('button', { name: 'Save version' }).click();
+      await saveStatus(page).filter({ hasText: 'Saved the layout' }).waitFor();
+      const after = await ui.server.call('GET', `${apiPath}/versions`, { headers: UI_ADMIN });
+      expect(after.json.data[0].version).toBe(newest);
+      const layout = await ui.server.call('GET', `${apiPath}/layout`, { headers: UI_ADMIN });
+      expect(layout.json.data).toMatchObject({ version: newest, positions: { shape } });
+    });
+
     it('draws an edge on the canvas with the keyboard alone, and moves a node with the arrow keys as one undo step each', async () => {
       await page.goto(`${ui.server.baseUrl}/sessions/canvas/workflows/wired/edit`);
       await page.getByText('The canvas is empty').waitFor();

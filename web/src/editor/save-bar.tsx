@@ -38,14 +38,21 @@ interface Saved {
   readonly draft: Draft;
   /** Set once this page has saved: the current version, and whether the save made it. */
   readonly version?: number;
-  readonly layoutOnly?: boolean;
+  /** What the last save wrote. */
+  readonly wrote?: 'both' | 'layout' | 'version';
 }
 
 function savedText(saved: Saved): string {
-  if (saved.version === undefined) return '';
-  return saved.layoutOnly === true
-    ? 'Saved the layout: the definition is unchanged, so no new version was made. '
-    : `Saved version ${saved.version} and its layout. `;
+  const { version, wrote } = saved;
+  if (version === undefined || wrote === undefined) return '';
+  switch (wrote) {
+    case 'layout':
+      return 'Saved the layout: the definition is unchanged, so no new version was made. ';
+    case 'version':
+      return `Saved version ${version}; its layout is not saved yet. `;
+    case 'both':
+      return `Saved version ${version} and its layout. `;
+  }
 }
 
 export function SaveBar(props: {
@@ -95,7 +102,11 @@ export function SaveBar(props: {
         version = answer.version;
         setNote('');
         // Held before the layout is written: should that fail, saving again writes only it.
-        setSaved({ draft: { definition, positions: held.draft.positions }, version });
+        setSaved({
+          draft: { definition, positions: held.draft.positions },
+          version,
+          wrote: 'version',
+        });
       }
       const layout = await call(
         api.PUT('/api/sessions/{sessionId}/workflows/{workflowId}/layout', {
@@ -103,7 +114,11 @@ export function SaveBar(props: {
           body: { positions },
         }),
       );
-      setSaved({ draft, version: version ?? layout.version, layoutOnly });
+      setSaved({
+        draft,
+        version: version ?? layout.version,
+        wrote: layoutOnly ? 'layout' : 'both',
+      });
     });
   };
   const unsaved = definitionChanged || layoutChanged;
