@@ -223,6 +223,29 @@ describe.skipIf(unavailable !== undefined)(
         await store.close();
       });
 
+      it('fails a read naming the table and row when a layout is damaged', async () => {
+        const store = new PostgresSessionStore(schema.db);
+        await store.open();
+        await store.putSession(sessionRecord('s1'));
+        await store.putWorkflow({ ...workflowRecord('s1', 'w1'), layout: { in: { x: 1, y: 2 } } });
+        const readFailure = async (layout: string): Promise<string> => {
+          await asAdmin((client) =>
+            client.query(`UPDATE ${schema.table('workflows')} SET layout = $1`, [layout]),
+          );
+          const failure: unknown = await store
+            .getWorkflow('s1', 'w1')
+            .catch((error: unknown) => error);
+          expect(failure).toMatchObject({ code: 'STORE_ROW_DAMAGED' });
+          return (failure as AppError).message;
+        };
+        const where = "Stored row of table workflows (session 's1', workflow 'w1') is damaged";
+        expect(await readFailure('{"in":')).toBe(`${where}: the layout is not valid JSON`);
+        expect(await readFailure('{"in":{"x":"1","y":2}}')).toBe(
+          `${where}: layout.in.x must be a finite number`,
+        );
+        await store.close();
+      });
+
       it('answers STORE_FAILED naming the session when the database refuses a write', async () => {
         const store = new PostgresSessionStore(schema.db);
         await store.open();

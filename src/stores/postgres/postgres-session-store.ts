@@ -13,7 +13,7 @@ import type {
 import {
   checkSessionRecord,
   checkVersionRecord,
-  checkWorkflowShell,
+  checkWorkflowLayout,
 } from '../shared/check-record.js';
 import { compareSessions, compareWorkflows } from '../shared/record-order.js';
 import { VersionPool, deepFreeze } from '../shared/version-pool.js';
@@ -323,17 +323,10 @@ function toLayout(sessionId: string, row: WorkflowRow): WorkflowLayout {
   } catch (error) {
     throw rowDamaged(where, 'the layout is not valid JSON', error);
   }
-  const checked = checkWorkflowShell({
-    sessionId,
-    workflowId: row.workflow_id,
-    createdAt: row.workflow_created_at,
-    versions: [],
-    layout,
-  });
+  const checked = checkWorkflowLayout(layout);
   if (!checked.ok) throw rowDamaged(where, checked.problem);
-  const { layout: owned } = checked.value;
-  deepFreeze(owned);
-  return owned ?? {};
+  deepFreeze(checked.value);
+  return checked.value;
 }
 
 function toVersion(sessionId: string, row: WorkflowRow): WorkflowVersionRecord {

@@ -1,6 +1,11 @@
 // Shape checks for records read back from storage: a persisted record is untrusted input, and
 // a damaged one must be reported with the field at fault rather than surface later as a crash.
-import type { SessionRecord, WorkflowRecord, WorkflowVersionRecord } from '../../engine/index.js';
+import type {
+  SessionRecord,
+  WorkflowLayout,
+  WorkflowRecord,
+  WorkflowVersionRecord,
+} from '../../engine/index.js';
 
 export type CheckedRecord<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
@@ -138,4 +143,9 @@ export function checkVersionRecord(value: unknown): CheckedRecord<WorkflowVersio
 
 export function checkWorkflowShell(value: unknown): CheckedRecord<WorkflowRecord> {
   return check<WorkflowRecord>(value, 'workflow', walkWorkflowShell);
+}
+
+/** A layout kept apart from its workflow's other fields (the relational store's column). */
+export function checkWorkflowLayout(value: unknown): CheckedRecord<WorkflowLayout> {
+  return check<WorkflowLayout>(value, 'layout', walkLayout);
 }
