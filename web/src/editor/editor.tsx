@@ -19,7 +19,7 @@ import {
   removeEdges,
   removeNodes,
   renameNode,
-  replace,
+  settleLayout,
   setNodeConfig,
   startHistory,
   undo,
@@ -83,13 +83,10 @@ export function Editor(props: {
       const node = definition.nodes.find((candidate) => candidate.nodeId === nodeId);
       return node === undefined ? 1 : portsOf(node, problems, plugins, definition.edges).length;
     };
+    const start = draft.positions;
     void layout(definition, counts).then((laidOut) => {
       const positions = { ...laidOut, ...kept };
-      setHistory((before) =>
-        before.present.definition === definition
-          ? replace(before, { ...before.present, positions })
-          : before,
-      );
+      setHistory((before) => settleLayout(before, definition, start, positions));
       if (first) setOpened({ ...props.initial, positions });
       setLayouts((count) => count + 1);
     });

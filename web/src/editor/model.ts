@@ -50,11 +50,6 @@ export function record(history: History, next: Draft): History {
   };
 }
 
-/** A change undo skips: a layout, which only places what has no place yet or is asked for. */
-export function replace(history: History, next: Draft): History {
-  return { ...history, present: next };
-}
-
 /**
  * Nodes moved to new places. While a drag goes on (`done` false) every step replaces the
  * present, so undo does not walk back through each mouse step; the step that ends it (the end
@@ -88,6 +83,37 @@ export function samePositions(
     const [p, q] = [a[key], b[key]];
     return p !== undefined && q !== undefined && p.x === q.x && p.y === q.y;
   });
+}
+
+/**
+ * A layout computed for `definition` while the present had the places `start`, landing now.
+ * It is dropped if the definition changed meanwhile (another layout follows); a node moved
+ * meanwhile stays where it was put, since a layout is computed apart from the page's events
+ * and a user may drag before it lands. Steps of undo and redo with the same definition get
+ * the layout's places for the nodes they had not placed, so going back to them stacks nothing.
+ */
+export function settleLayout(
+  history: History,
+  definition: WorkflowDefinition,
+  start: Readonly<Record<string, Point>>,
+  laidOut: Readonly<Record<string, Point>>,
+): History {
+  if (history.present.definition !== definition) return history;
+  const positions: Record<string, Point> = { ...laidOut };
+  for (const [nodeId, point] of Object.entries(history.present.positions)) {
+    const was = start[nodeId];
+    if (was === undefined || was.x !== point.x || was.y !== point.y) positions[nodeId] = point;
+  }
+  const placed = (draft: Draft): Draft =>
+    draft.definition === definition
+      ? { ...draft, positions: { ...laidOut, ...draft.positions } }
+      : draft;
+  return {
+    past: history.past.map(placed),
+    present: { ...history.present, positions },
+    future: history.future.map(placed),
+    ...(history.moving === undefined ? {} : { moving: placed(history.moving) }),
+  };
 }
 
 /** The positions of the draft's nodes: what is saved as the workflow's layout. */
