@@ -16,6 +16,7 @@ import { errorEnvelope } from './envelope.js';
 import { httpStatusOf } from './error-mapping.js';
 import { installAccessLog } from './access-log.js';
 import { parseJsonBody } from './json-body.js';
+import { deferredChildLogger } from './request-logger.js';
 import { MAX_PATH_PARAM_LENGTH, answerClientError, routerErrorOf } from './pre-route-errors.js';
 import { zodValidatorCompiler } from './request-validation.js';
 import { RETRY_AFTER_STATUSES, describeRoute } from './api-contract/index.js';
@@ -63,6 +64,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     loggerInstance: options.logger,
     // Request lines would drown the application log; failures are logged where they happen.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: deferredChildLogger,
     bodyLimit: options.bodyLimit,
     // Fastify's own 503 while closing has no envelope; the hook below answers instead.
     return503OnClosing: false,
