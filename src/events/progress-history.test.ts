@@ -66,4 +66,30 @@ describe('progress history (SPEC Events 4)', () => {
     expect(history.since('old', 0)).toEqual([]);
     expect(history.since('young', 0)).toHaveLength(1);
   });
+
+  it('agrees with a plain model of its bounds over a long mixed sequence', () => {
+    let now = 0;
+    const history = new ProgressHistory({
+      perExecution: 2,
+      executions: 3,
+      ttlMs: 50,
+      now: () => now,
+    });
+    // The model: executions in the order they last changed, with when.
+    let model: { id: string; at: number }[] = [];
+    let state = 7;
+    const next = (bound: number): number => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state % bound;
+    };
+    for (let step = 0; step < 2_000; step++) {
+      now += next(20);
+      const id = `e${next(6)}`;
+      history.record(event(id));
+      model = [...model.filter((held) => held.id !== id), { id, at: now }];
+      model = model.filter((held) => now - held.at <= 50).slice(-3);
+      expect(history.size).toBe(model.length);
+      for (const held of model) expect(history.since(held.id, 0).length).toBeGreaterThan(0);
+    }
+  });
 });

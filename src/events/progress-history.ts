@@ -13,17 +13,26 @@ export interface ProgressHistoryOptions {
   readonly now: () => number;
 }
 
+/**
+ * One execution's snapshots, and its place in the order executions last changed: a list
+ * linked through the entries, so that the least recently changed is found, and an execution
+ * moved to the end, without walking a map (whose iteration from the front skips the deleted
+ * entries it still holds, hundreds of them between two rehashes).
+ */
 interface Held {
+  readonly executionId: string;
   readonly events: NumberedEvent[];
   changedAt: number;
+  older: Held | undefined;
+  newer: Held | undefined;
 }
 
 export class ProgressHistory {
   readonly #options: ProgressHistoryOptions;
-  /** In the order executions last changed, oldest first. */
   readonly #held = new Map<string, Held>();
-  /** The execution that changed last: the last one of `#held` when it is held. */
-  #newest: string | undefined;
+  /** The least recently changed execution held, and the most recently changed. */
+  #oldest: Held | undefined;
+  #newest: Held | undefined;
 
   constructor(options: ProgressHistoryOptions) {
     this.#options = options;
@@ -33,22 +42,30 @@ export class ProgressHistory {
     const { executionId } = numbered.event;
     if (executionId === null) return;
     const now = this.#options.now();
-    const held = this.#held.get(executionId);
+    let held = this.#held.get(executionId);
     if (held === undefined) {
-      this.#held.set(executionId, { events: [numbered], changedAt: now });
-      if (this.#held.size > this.#options.executions) this.#dropOldest();
+      held = {
+        executionId,
+        events: [numbered],
+        changedAt: now,
+        older: undefined,
+        newer: undefined,
+      };
+      this.#held.set(executionId, held);
+      this.#append(held);
+      if (this.#held.size > this.#options.executions && this.#oldest !== undefined) {
+        this.#forget(this.#oldest);
+      }
     } else {
-      // The newest moves to the end; most events follow one of the same execution, already
-      // there.
-      if (this.#newest !== executionId) {
-        this.#held.delete(executionId);
-        this.#held.set(executionId, held);
+      // Most events follow one of the same execution, already the newest.
+      if (held !== this.#newest) {
+        this.#unlink(held);
+        this.#append(held);
       }
       held.events.push(numbered);
       if (held.events.length > this.#options.perExecution) held.events.shift();
       held.changedAt = now;
     }
-    this.#newest = executionId;
     this.#expire(now);
   }
 
@@ -63,15 +80,32 @@ export class ProgressHistory {
     return this.#held.size;
   }
 
-  #dropOldest(): void {
-    const oldest = this.#held.keys().next();
-    if (oldest.done !== true) this.#held.delete(oldest.value);
+  #expire(now: number): void {
+    const { ttlMs } = this.#options;
+    while (this.#oldest !== undefined && now - this.#oldest.changedAt > ttlMs) {
+      this.#forget(this.#oldest);
+    }
   }
 
-  #expire(now: number): void {
-    for (const [executionId, held] of this.#held) {
-      if (now - held.changedAt <= this.#options.ttlMs) return;
-      this.#held.delete(executionId);
-    }
+  #forget(held: Held): void {
+    this.#held.delete(held.executionId);
+    this.#unlink(held);
+  }
+
+  #append(held: Held): void {
+    held.older = this.#newest;
+    held.newer = undefined;
+    if (this.#newest === undefined) this.#oldest = held;
+    else this.#newest.newer = held;
+    this.#newest = held;
+  }
+
+  #unlink(held: Held): void {
+    if (held.older === undefined) this.#oldest = held.newer;
+    else held.older.newer = held.newer;
+    if (held.newer === undefined) this.#newest = held.older;
+    else held.newer.older = held.older;
+    held.older = undefined;
+    held.newer = undefined;
   }
 }
