@@ -74,6 +74,13 @@ export class Restarts {
   readonly #options: RestartsOptions;
   /** SPEC Restart rule 1: the newest executions, oldest first. */
   readonly #archive = new Map<string, Archived>();
+  /**
+   * The archive's executions in the order they came, from `#first` on: its oldest is found
+   * here, since iterating the map from its front passes every entry deleted since its last
+   * rehash, hundreds of them.
+   */
+  #order: string[] = [];
+  #first = 0;
   /** Executions a restart (rule 5) or a recover (rule 4) is under way for. */
   readonly #restarting = new Set<string>();
   readonly #resuming = new Set<string>();
@@ -93,14 +100,22 @@ export class Restarts {
    */
   archive(executionId: string, archived: Archived): void {
     const { retained, checkpoints: store, forgotten } = this.#options;
+    if (!this.#archive.has(executionId)) this.#order.push(executionId);
     this.#archive.set(executionId, archived);
-    for (const oldest of this.#archive.keys()) {
-      if (this.#archive.size <= retained) break;
+    while (this.#archive.size > retained) {
+      const oldest = this.#order[this.#first];
+      if (oldest === undefined) break;
+      this.#first++;
       this.#archive.delete(oldest);
       if (store === undefined || store.durable) continue;
       forgotten(oldest);
       // The memory stores forget at once; there is nothing left to fail.
       void store.drop(oldest).catch(() => undefined);
+    }
+    // The ids already passed go once they are half of the list: a copy now and then.
+    if (this.#first > 1024 && this.#first * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#first);
+      this.#first = 0;
     }
   }
 
