@@ -32,7 +32,11 @@ export function definitionHash(definition: unknown): string {
 
 export class PlanCache {
   readonly #options: PlanCacheOptions;
-  readonly #plans = new Map<string, CachedPlan>();
+  /**
+   * By session, workflow and version: looked up with the strings a request brought, whose hashes
+   * V8 keeps, rather than with a key joined from them for every start.
+   */
+  readonly #plans = new Map<string, Map<string, Map<number, CachedPlan>>>();
   readonly #hashes = new WeakMap<WorkflowPlan, string>();
   #lastSweep = 0;
 
@@ -42,7 +46,11 @@ export class PlanCache {
 
   /** Prepared workflows in the cache. */
   get size(): number {
-    return this.#plans.size;
+    let size = 0;
+    for (const workflows of this.#plans.values()) {
+      for (const versions of workflows.values()) size += versions.size;
+    }
+    return size;
   }
 
   /** The plan of the workflow's current version; 404 for an unknown session or workflow. */
@@ -85,11 +93,24 @@ export class PlanCache {
   }
 
   #prepared(sessionId: string, workflowId: string, saved: WorkflowVersionRecord): WorkflowPlan {
-    return this.#plan(`${sessionId}\u0000${workflowId}\u0000${saved.version}`, () =>
-      prepareWorkflow(saved.definition, this.#options.catalog, {
-        workers: this.#options.workers,
-      }),
-    );
+    const now = this.#options.clock.now();
+    this.#sweep(now);
+    let workflows = this.#plans.get(sessionId);
+    if (workflows === undefined)
+      this.#plans.set(sessionId, (workflows = new Map<string, Map<number, CachedPlan>>()));
+    let versions = workflows.get(workflowId);
+    if (versions === undefined)
+      workflows.set(workflowId, (versions = new Map<number, CachedPlan>()));
+    const cached = versions.get(saved.version);
+    if (cached !== undefined) {
+      cached.lastUsed = now;
+      return cached.plan;
+    }
+    const plan = prepareWorkflow(saved.definition, this.#options.catalog, {
+      workers: this.#options.workers,
+    });
+    versions.set(saved.version, { plan, lastUsed: now });
+    return plan;
   }
 
   /** A digest of the definition a plan was made from: recover refuses a changed workflow. */
@@ -102,22 +123,19 @@ export class PlanCache {
     return hash;
   }
 
-  #plan(key: string, prepare: () => WorkflowPlan): WorkflowPlan {
-    const now = this.#options.clock.now();
+  /** Drops the plans unused for the time to live, at most once a minute. */
+  #sweep(now: number): void {
     const ttl = this.#options.ttlMs;
-    if (now - this.#lastSweep > Math.min(60_000, ttl)) {
-      this.#lastSweep = now;
-      for (const [cachedKey, cached] of this.#plans) {
-        if (now - cached.lastUsed > ttl) this.#plans.delete(cachedKey);
+    if (now - this.#lastSweep <= Math.min(60_000, ttl)) return;
+    this.#lastSweep = now;
+    for (const [sessionId, workflows] of this.#plans) {
+      for (const [workflowId, versions] of workflows) {
+        for (const [version, cached] of versions) {
+          if (now - cached.lastUsed > ttl) versions.delete(version);
+        }
+        if (versions.size === 0) workflows.delete(workflowId);
       }
+      if (workflows.size === 0) this.#plans.delete(sessionId);
     }
-    const cached = this.#plans.get(key);
-    if (cached) {
-      cached.lastUsed = now;
-      return cached.plan;
-    }
-    const plan = prepare();
-    this.#plans.set(key, { plan, lastUsed: now });
-    return plan;
   }
 }
