@@ -81,9 +81,11 @@ describe.skipIf(unavailable !== undefined)(
       await ui.close();
     });
 
+    /** Opens the editor once its first layout has landed and the view no longer jumps. */
     async function openEditor(): Promise<void> {
       await page.goto(`${ui.server.baseUrl}${editPath}`);
       await page.locator('.react-flow__node[data-id="print"]').waitFor();
+      await page.locator('.canvas[aria-busy="false"]').waitFor();
     }
 
     it('undoes a node moved by the mouse in one step, and redoes it', async () => {

@@ -45,6 +45,8 @@ export interface CanvasProps {
   readonly onRemove: (selection: Selection) => void;
   /** Changes after each layout: the canvas then fits every node into view. */
   readonly layouts: number;
+  /** A layout is being computed: nodes are about to move. */
+  readonly arranging: boolean;
 }
 
 function Flow(props: CanvasProps) {
@@ -97,11 +99,16 @@ function Flow(props: CanvasProps) {
       }),
     [definitionEdges, problems, selection],
   );
+  // The layouts whose places the view has been fitted to: until then the view is about to jump.
+  const [fitted, setFitted] = useState(0);
   useEffect(() => {
-    if (props.layouts === 0) return undefined;
+    const layouts = props.layouts;
+    if (layouts === 0) return undefined;
     // After the nodes have moved to their new places.
     const frame = requestAnimationFrame(() => {
-      void flow.fitView({ maxZoom: 1, duration: 0 });
+      void flow.fitView({ maxZoom: 1, duration: 0 }).then(() => {
+        setFitted(layouts);
+      });
     });
     return () => {
       cancelAnimationFrame(frame);
@@ -168,7 +175,13 @@ function Flow(props: CanvasProps) {
     props.onAdd(type, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }));
   };
   return (
-    <div className="canvas" onDragOver={onDragOver} onDrop={onDrop}>
+    <div
+      className="canvas"
+      // Busy while nodes and view are about to move, so that nothing aims at them meanwhile.
+      aria-busy={props.arranging || fitted !== props.layouts}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+    >
       <ReactFlow<CardNode>
         nodes={nodes}
         edges={edges}

@@ -54,6 +54,11 @@ function typingIn(target: EventTarget): boolean {
   );
 }
 
+/** Whether some node of the draft has no place yet: a layout must give it one. */
+function unplaced(draft: Draft): boolean {
+  return draft.definition.nodes.some((node) => draft.positions[node.nodeId] === undefined);
+}
+
 export function Editor(props: {
   readonly sessionId: string;
   readonly initial: Draft;
@@ -64,6 +69,8 @@ export function Editor(props: {
   const [selection, setSelection] = useState<Selection>(NOTHING_SELECTED);
   const [clipboard, setClipboard] = useState<Clipboard | null>(null);
   const [layouts, setLayouts] = useState(0);
+  /** Layouts asked for and not landed yet; the first is asked for as the editor opens. */
+  const [arranging, setArranging] = useState(() => (unplaced(props.initial) ? 1 : 0));
   const draft = history.present;
   const { definition } = draft;
   const problems = useLiveValidation(definition);
@@ -77,25 +84,41 @@ export function Editor(props: {
   };
   // What the page opened, with the places the first layout gave: saving compares with it.
   const [opened, setOpened] = useState(props.initial);
-  /** Lays the graph out; positions in `kept` stay where they are. */
-  const arrange = (kept: Draft['positions'] = {}, first = false) => {
+  /**
+   * Lays the graph out; positions in `kept` stay where they are. Counted in `arranging` by the
+   * caller: as the editor opens for the first, by `arrange` for the others.
+   */
+  const lay = (kept: Draft['positions'], first: boolean) => {
     const counts = (nodeId: string) => {
       const node = definition.nodes.find((candidate) => candidate.nodeId === nodeId);
       return node === undefined ? 1 : portsOf(node, problems, plugins, definition.edges).length;
     };
     const start = draft.positions;
-    void layout(definition, counts).then((laidOut) => {
-      const positions = { ...laidOut, ...kept };
-      setHistory((before) => settleLayout(before, definition, start, positions));
-      if (first) setOpened({ ...props.initial, positions });
-      setLayouts((count) => count + 1);
-    });
+    const landed = () => {
+      setArranging((count) => count - 1);
+    };
+    void layout(definition, counts).then(
+      (laidOut) => {
+        const positions = { ...laidOut, ...kept };
+        setHistory((before) => settleLayout(before, definition, start, positions));
+        if (first) setOpened({ ...props.initial, positions });
+        setLayouts((count) => count + 1);
+        landed();
+      },
+      (error: unknown) => {
+        landed();
+        throw error;
+      },
+    );
+  };
+  /** Lays out every node again: the Arrange button. */
+  const arrange = () => {
+    setArranging((count) => count + 1);
+    lay({}, false);
   };
   // The first layout, once, for the nodes the saved layout does not place.
   const firstLayout = useEffectEvent(() => {
-    const { nodes } = props.initial.definition;
-    const saved = props.initial.positions;
-    if (nodes.some((node) => saved[node.nodeId] === undefined)) arrange(saved, true);
+    if (unplaced(props.initial)) lay(props.initial.positions, true);
   });
   useEffect(() => {
     firstLayout();
@@ -191,6 +214,7 @@ export function Editor(props: {
           onConnect={link}
           onRemove={remove}
           layouts={layouts}
+          arranging={arranging > 0}
         />
         <aside className="inspector" aria-label="Inspector">
           {selectedNode === undefined ? (
