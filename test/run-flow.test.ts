@@ -12,7 +12,9 @@ const bottleneck = {
   nodes: [
     { nodeId: 'in', type: 'API_TRIGGER', config: { splitArray: true } },
     { nodeId: 'fast', type: 'DELAY', config: { delayMs: 0 } },
-    { nodeId: 'slow', type: 'DELAY', config: { delayMs: 1000 } },
+    // Not 1000 ms: a delay as long as the flow events' interval would keep the two timers in
+    // step, and every flow would be read at the same point of the slow node's cycle.
+    { nodeId: 'slow', type: 'DELAY', config: { delayMs: 1500 } },
     { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
   ],
   edges: [
@@ -65,16 +67,18 @@ describe('Live flow on the progress stream', () => {
     });
     const id = start.json.data.executionId as string;
     const client = await openSse(server.baseUrl, `/api/workflow/s/status/${id}/stream?flow=true`);
-    const seen = await client.until(
-      (events) => flowsOf(events).some((data) => data.flow.heldBackBy === 'slow'),
-      10_000,
-    );
-    const held = flowsOf(seen).find((data) => data.flow.heldBackBy === 'slow');
-    const edge = held?.flow.edges.find((candidate) => candidate.target === 'slow');
+    // A flow read while the fast node waits for room (not between taking a message and
+    // sending it, when it does not wait and the slow node is named all the same).
+    const intoSlow = (data: FlowData) => data.flow.edges.find((edge) => edge.target === 'slow');
+    const waitedOn = (data: FlowData) =>
+      data.flow.heldBackBy === 'slow' && intoSlow(data)?.sourceWaiting === true;
+    const seen = await client.until((events) => flowsOf(events).some(waitedOn), 10_000);
+    const held = flowsOf(seen).find(waitedOn);
+    const edge = held === undefined ? undefined : intoSlow(held);
     expect(edge).toMatchObject({ source: 'fast', sourceWaiting: true });
     expect(edge?.queued).toBe(edge?.capacity);
     expect(held?.flow.nodes.find((node) => node.nodeId === 'slow')?.holdingBack).toBe(true);
-    // Rates come with the second flow event: the slow node takes about one a second.
+    // Rates come with the second flow event: the slow node takes one every 1.5 s.
     const rated = await client.until(
       (events) => flowsOf(events).some((data) => data.flow.edges.some((e) => e.perSecond !== null)),
       5_000,

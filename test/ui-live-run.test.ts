@@ -23,7 +23,9 @@ const bottleneck = {
   nodes: [
     { nodeId: 'in', type: 'API_TRIGGER', config: { splitArray: true } },
     { nodeId: 'fast', type: 'DELAY', config: { delayMs: 0 } },
-    { nodeId: 'slow', type: 'DELAY', config: { delayMs: 1000 } },
+    // Not 1000 ms: a delay as long as the flow events' interval would keep the two timers in
+    // step, and every flow would be read at the same point of the slow node's cycle.
+    { nodeId: 'slow', type: 'DELAY', config: { delayMs: 1500 } },
     { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
   ],
   edges: [
@@ -185,7 +187,7 @@ describe.skipIf(unavailable !== undefined)(
       const graph = page.getByRole('img', { name: 'Graph of workflow bottleneck' });
       await expect.poll(() => graph.getByText('64/64 full').count()).toBeGreaterThan(0);
       await expect.poll(() => graph.getByText(/holds back/).count()).toBe(1);
-      // A rate comes with the second flow: about one message a second into the slow node.
+      // A rate comes with the second flow: a message every 1.5 s into the slow node.
       await expect
         .poll(() => intoSlow.getByRole('cell').nth(2).textContent(), { timeout: 5_000 })
         .toMatch(/^\d+\.\d$/);

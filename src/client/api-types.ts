@@ -2353,7 +2353,7 @@ export interface components {
             flow: {
                 /** @description How often the flow is sent */
                 intervalMs: number;
-                /** @description The first node, in topological order, whose full input makes a parent wait while it is itself free to send; null when none does */
+                /** @description The first node, in topological order, that holds the others back (holdingBack); null when none does */
                 heldBackBy: string | null;
                 nodes: {
                     nodeId: string;
@@ -2364,7 +2364,7 @@ export interface components {
                     retries: number;
                     /** @description It waits for room in a child's input */
                     waitingToSend: boolean;
-                    /** @description A parent waits on its full input while it is itself free to send */
+                    /** @description Its input is full (a parent waits on it, or will with its next message) while it is itself free to send: it waits for room in no child's input and feeds no full input */
                     holdingBack: boolean;
                 }[];
                 edges: {

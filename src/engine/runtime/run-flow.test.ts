@@ -1,7 +1,14 @@
 // The flow a live run view reads: per-edge loads of shared inputs, node counts, and the node
 // that holds the others back (SPEC What the service does: a slow consumer slows its producers).
 import { describe, expect, it } from 'vitest';
-import { createTestRun, holdingProcessor, pass, sourceOf, waitFor } from '../testing/index.js';
+import {
+  createTestRun,
+  holdingProcessor,
+  pass,
+  processorOf,
+  sourceOf,
+  waitFor,
+} from '../testing/index.js';
 
 const payloads = (count: number): number[] => Array.from({ length: count }, (_, index) => index);
 
@@ -82,5 +89,56 @@ describe('WorkflowRun.flow (live run view)', () => {
     await h.run.done;
     expect(edge('a')).toMatchObject({ queued: 0, taken: 20 });
     expect(edge('b')).toMatchObject({ queued: 0, taken: 3 });
+  });
+
+  it('names the slow node at an instant its parent is between taking a message and sending it', async () => {
+    // The parent's next message is in its hands, not waiting for room: the full input below it
+    // still holds it back, and the cause is still the slow node.
+    const slow = holdingProcessor();
+    let holdFast = false;
+    const heldByFast: (() => void)[] = [];
+    const fast = processorOf((message) =>
+      holdFast
+        ? new Promise((resolve) =>
+            heldByFast.push(() => {
+              resolve({ payload: message.payload });
+            }),
+          )
+        : { payload: message.payload },
+    );
+    const h = createTestRun(
+      { SRC: sourceOf(payloads(50)), FAST: fast, SLOW: slow.type },
+      [
+        { nodeId: 'src', type: 'SRC' },
+        { nodeId: 'fast', type: 'FAST' },
+        { nodeId: 'slow', type: 'SLOW' },
+        { nodeId: 'end', type: 'SINK' },
+      ],
+      [
+        { source: 'src', target: 'fast' },
+        { source: 'fast', target: 'slow' },
+        { source: 'slow', target: 'end' },
+      ],
+      { capacity: 4 },
+    );
+    h.run.start();
+    const edge = (source: string) =>
+      h.run.flow().edges.find((candidate) => candidate.source === source);
+    await waitFor(() => edge('fast')?.sourceWaiting === true, 'fast to wait on the full input');
+    // The slow node lets one go: fast's waiting message fills the input again, and fast holds
+    // its next one.
+    holdFast = true;
+    slow.held.shift()?.();
+    await waitFor(() => heldByFast.length === 1, 'fast to hold its next message');
+    const flow = h.run.flow();
+    expect(edge('fast')).toMatchObject({ queued: 4, capacity: 4, sourceWaiting: false });
+    expect(flow.heldBackBy).toBe('slow');
+    const node = (nodeId: string) => flow.nodes.find((candidate) => candidate.nodeId === nodeId);
+    expect(node('fast')).toMatchObject({ holdingBack: false, waitingToSend: false });
+    expect(node('slow')).toMatchObject({ holdingBack: true });
+    holdFast = false;
+    for (const release of heldByFast.splice(0)) release();
+    slow.release();
+    await h.run.done;
   });
 });

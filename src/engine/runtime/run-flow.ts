@@ -26,14 +26,20 @@ export interface NodeFlow {
   readonly retries: number;
   /** The node waits for room in a child's input. */
   readonly waitingToSend: boolean;
-  /** A parent waits on this node's full input while the node itself is free to send. */
+  /**
+   * Its input is full (a parent waits on it, or will with its next message) while the node is
+   * itself free to send: it waits for room in no child's input, and no input it feeds is full.
+   */
   readonly holdingBack: boolean;
 }
 
 export interface RunFlow {
   readonly nodes: readonly NodeFlow[];
   readonly edges: readonly EdgeFlow[];
-  /** The first node, in topological order, that holds the others back; null when none does. */
+  /**
+   * The first node, in topological order, that holds the others back (`holdingBack`); null
+   * when none does.
+   */
   readonly heldBackBy: string | null;
 }
 
@@ -48,13 +54,20 @@ export function readRunFlow(
   const edges: EdgeFlow[] = [];
   const waitingToSend = new Set<number>();
   const waitedOn = new Set<number>();
+  /** Nodes feeding a full input: held back from further down, waiting to send at this instant or not. */
+  const feedingFull = new Set<number>();
   for (const task of tasks) {
     const input = task.input;
     if (input === undefined || !shown(task)) continue;
+    // A full input holds its parents back even at an instant none of them waits on it: one may
+    // be between taking its next message and sending it.
+    const full = input.size >= input.capacity;
+    if (full) waitedOn.add(task.node.index);
     for (const parent of task.node.parents) {
       const source = tasks[parent];
       if (source === undefined || !shown(source)) continue;
       const load = input.loadOf(parent);
+      if (full) feedingFull.add(parent);
       // A parent that waits on a full input is held back by this node.
       if (load.writerWaiting) {
         waitingToSend.add(parent);
@@ -74,8 +87,9 @@ export function readRunFlow(
   const nodes = tasks.filter(shown).map((task): NodeFlow => {
     const index = task.node.index;
     const { nodeId, status, messagesIn, messagesOut, retries } = task.state;
-    // A node that itself waits to send is held back too: the cause lies further down.
-    const holdingBack = waitedOn.has(index) && !waitingToSend.has(index);
+    // A node that itself waits to send, or feeds a full input, is held back too: the cause
+    // lies further down.
+    const holdingBack = waitedOn.has(index) && !waitingToSend.has(index) && !feedingFull.has(index);
     if (holdingBack) heldBackBy ??= nodeId;
     return {
       nodeId,

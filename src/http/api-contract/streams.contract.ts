@@ -94,7 +94,7 @@ const FlowEventSchema = named(
       intervalMs: z.int().meta({ description: 'How often the flow is sent' }),
       heldBackBy: z.string().nullable().meta({
         description:
-          'The first node, in topological order, whose full input makes a parent wait while it is itself free to send; null when none does',
+          'The first node, in topological order, that holds the others back (holdingBack); null when none does',
       }),
       nodes: z.array(
         z.strictObject({
@@ -105,7 +105,8 @@ const FlowEventSchema = named(
           retries: z.int().meta({ description: 'Messages attempted again so far' }),
           waitingToSend: z.boolean().meta({ description: "It waits for room in a child's input" }),
           holdingBack: z.boolean().meta({
-            description: 'A parent waits on its full input while it is itself free to send',
+            description:
+              "Its input is full (a parent waits on it, or will with its next message) while it is itself free to send: it waits for room in no child's input and feeds no full input",
           }),
         }),
       ),
