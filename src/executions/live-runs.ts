@@ -80,6 +80,14 @@ export class LiveRuns {
    * that an untraced run holds not even an empty field for one.
    */
   readonly #spans = new Map<string, RunSpan>();
+  /**
+   * Runs admitted in this turn of the event loop, whose nodes begin in the next. The answer to
+   * a start is written first, with those of every other request read in the same turn: a
+   * client does not wait for the run's first steps to learn it was accepted, and a burst of
+   * starts is answered at once (woken once, a client reads every answer; answers written one
+   * between two runs wake it for each). A run stopped meanwhile never begins.
+   */
+  #starting: WorkflowRun[] = [];
 
   constructor(options: LiveRunsOptions) {
     this.#options = options;
@@ -188,10 +196,16 @@ export class LiveRuns {
     entry.startedAt = options.clock.now();
     options.notifier.emit(entry, { kind: 'execution.started', status: 'RUNNING' });
     options.journal?.started(executionId, entry.startedAt);
-    run.start();
+    if (this.#starting.push(run) === 1) setImmediate(this.#beginRuns);
     void run.done.then(recorder.ended);
     return run;
   }
+
+  readonly #beginRuns = (): void => {
+    const runs = this.#starting;
+    this.#starting = [];
+    for (const run of runs) if (!run.ended) run.start();
+  };
 
   /** The execution can no longer be restarted: its run stops recording for a restart. */
   stopRecording(executionId: string): void {
