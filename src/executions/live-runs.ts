@@ -68,6 +68,9 @@ interface Live {
   children: Set<string> | undefined;
 }
 
+/** Runs admitted in one turn that wait for the next to begin, at most: about a burst of starts. */
+const MAX_WAITING_TO_BEGIN = 64;
+
 export class LiveRuns {
   readonly #options: LiveRunsOptions;
   /** Shared by every run. */
@@ -85,7 +88,9 @@ export class LiveRuns {
    * a start is written first, with those of every other request read in the same turn: a
    * client does not wait for the run's first steps to learn it was accepted, and a burst of
    * starts is answered at once (woken once, a client reads every answer; answers written one
-   * between two runs wake it for each). A run stopped meanwhile never begins.
+   * between two runs wake it for each). A run stopped meanwhile never begins. At most
+   * `MAX_WAITING_TO_BEGIN` wait: a caller admitting thousands in one turn (a loop over
+   * `start`) has the oldest begin at once, rather than thousands beginning together.
    */
   #starting: WorkflowRun[] = [];
 
@@ -196,7 +201,9 @@ export class LiveRuns {
     entry.startedAt = options.clock.now();
     options.notifier.emit(entry, { kind: 'execution.started', status: 'RUNNING' });
     options.journal?.started(executionId, entry.startedAt);
-    if (this.#starting.push(run) === 1) setImmediate(this.#beginRuns);
+    const waiting = this.#starting.push(run);
+    if (waiting === 1) setImmediate(this.#beginRuns);
+    else if (waiting > MAX_WAITING_TO_BEGIN) this.#begin(this.#starting.shift());
     void run.done.then(recorder.ended);
     return run;
   }
@@ -204,8 +211,12 @@ export class LiveRuns {
   readonly #beginRuns = (): void => {
     const runs = this.#starting;
     this.#starting = [];
-    for (const run of runs) if (!run.ended) run.start();
+    for (const run of runs) this.#begin(run);
   };
+
+  #begin(run: WorkflowRun | undefined): void {
+    if (run !== undefined && !run.ended) run.start();
+  }
 
   /** The execution can no longer be restarted: its run stops recording for a restart. */
   stopRecording(executionId: string): void {

@@ -3,7 +3,7 @@
 // paused meanwhile begins paused.
 import { describe, expect, it } from 'vitest';
 import type { ExecutionEvent } from './execution-events.js';
-import { createTestManager, manualToConsole, waitFor } from './testing/index.js';
+import { createTestManager, manualToConsole, testRegistry, waitFor } from './testing/index.js';
 
 /** The kinds of the events of one execution, in order. */
 const kindsOf = (events: readonly ExecutionEvent[]): string[] =>
@@ -58,5 +58,22 @@ describe('a run begins on the turn after it was admitted', () => {
       () => entry.nodes.every((node) => node.status === 'COMPLETED'),
       'every node ended',
     );
+  });
+
+  it('begins the oldest at once when more than 64 wait to begin, so a loop of starts does not pile them up', async () => {
+    const manager = await createTestManager([manualToConsole('a')], {
+      registry: testRegistry(100),
+    });
+    const started: string[] = [];
+    // Answered within one turn of the event loop: no start waits for anything but promises.
+    for (let n = 0; n < 70; n++) {
+      started.push((await manager.start({ sessionId: 's', workflowId: 'a' })).executionId);
+    }
+    const begun = started.map((id) =>
+      manager.require(id).nodes.some((node) => node.status !== 'PENDING'),
+    );
+    expect(begun.slice(0, 6)).toEqual([true, true, true, true, true, true]);
+    expect(begun.slice(6)).not.toContain(true);
+    await Promise.all(started.map((id) => manager.require(id).finished));
   });
 });
