@@ -132,10 +132,12 @@ describe('Executions (SPEC Execution calls, CONTRACT 3-4)', () => {
       body: { sessionId: 'nope', workflowId: 'double' },
     });
     expect(noSession.status).toBe(404);
+    expect(noSession.json.message).toBe("Session 'nope' does not exist");
     const noWorkflow = await server.call('POST', '/api/workflow/start', {
       body: { sessionId: 'run', workflowId: 'nope' },
     });
     expect(noWorkflow.status).toBe(404);
+    expect(noWorkflow.json.message).toBe("Workflow 'nope' does not exist in session 'run'");
     const unknownField = await server.call('POST', '/api/workflow/start', {
       body: { sessionId: 'run', workflowId: 'double', speed: 'fast' },
     });

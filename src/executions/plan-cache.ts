@@ -8,6 +8,7 @@ import type {
   PluginCatalog,
   SessionStore,
   WorkflowPlan,
+  WorkflowRecord,
   WorkflowVersionRecord,
 } from '../engine/index.js';
 
@@ -59,10 +60,13 @@ export class PlanCache {
     workflowId: string,
   ): Promise<{ plan: WorkflowPlan; version: number }> {
     const { store } = this.#options;
-    if (!(await store.getSession(sessionId))) {
+    // A workflow is kept only inside its session: the session is read only to say which of
+    // the two is missing.
+    const workflow = await store.getWorkflow(sessionId, workflowId);
+    if (workflow === undefined && !(await store.getSession(sessionId))) {
       throw new AppError('SESSION_NOT_FOUND', { params: { sessionId } });
     }
-    return this.latest(sessionId, workflowId);
+    return this.#currentOf(sessionId, workflowId, workflow);
   }
 
   /** The plan of the workflow's current version, the session not checked first. */
@@ -71,6 +75,14 @@ export class PlanCache {
     workflowId: string,
   ): Promise<{ plan: WorkflowPlan; version: number }> {
     const workflow = await this.#options.store.getWorkflow(sessionId, workflowId);
+    return this.#currentOf(sessionId, workflowId, workflow);
+  }
+
+  #currentOf(
+    sessionId: string,
+    workflowId: string,
+    workflow: WorkflowRecord | undefined,
+  ): { plan: WorkflowPlan; version: number } {
     const current = workflow?.versions.at(-1);
     if (current === undefined) {
       throw new AppError('WORKFLOW_NOT_FOUND', { params: { sessionId, workflowId } });
