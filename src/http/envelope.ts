@@ -1,6 +1,10 @@
 // SPEC "Response envelope": one shape for every success and every error answer.
 import { STATUS_CODES } from 'node:http';
+import { IsoTimes } from '../core/index.js';
 import type { FieldError } from '../core/index.js';
+
+/** Answers come many a millisecond: the time's text is made once per millisecond. */
+const times = new IsoTimes();
 
 export interface SuccessEnvelope<T> {
   readonly timestamp: string;
@@ -19,7 +23,7 @@ export interface ErrorEnvelope {
 }
 
 export function successEnvelope<T>(status: number, message: string, data: T): SuccessEnvelope<T> {
-  return { timestamp: new Date().toISOString(), status, message, data };
+  return { timestamp: times.of(Date.now()), status, message, data };
 }
 
 export function errorEnvelope(
@@ -29,7 +33,7 @@ export function errorEnvelope(
   errors: readonly FieldError[] = [],
 ): ErrorEnvelope {
   return {
-    timestamp: new Date().toISOString(),
+    timestamp: times.of(Date.now()),
     status,
     error: reasonPhrase(status),
     message,
