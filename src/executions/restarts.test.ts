@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/index.js';
 import { createPluginRegistry } from '../plugins/index.js';
 import { MemoryCheckpointStore } from '../stores/index.js';
-import type { Archived } from './restarts.js';
+import type { Archived } from './restart-archive.js';
 import { Restarts } from './restarts.js';
 import { PlanCache } from './plan-cache.js';
 import { manualToConsole, sessionStoreWith } from './testing/index.js';

@@ -18,6 +18,8 @@ import type { InputEdit } from './input-edits.js';
 import { approvalKey } from './launch.js';
 import type { Launch, StartAnswer } from './launch.js';
 import type { PlanCache } from './plan-cache.js';
+import { RestartArchive } from './restart-archive.js';
+import type { Archived } from './restart-archive.js';
 import { replayShape } from './replay-planning.js';
 import {
   aboveReplay,
@@ -62,31 +64,17 @@ export interface RestartsOptions {
   readonly forgotten: (executionId: string) => void;
 }
 
-/** What a restart needs of an execution it can restart (SPEC Restart rule 1: the archive). */
-export interface Archived {
-  readonly launch: Launch;
-  readonly lineage: string;
-  /** The execution whose checkpoints this one's left-out nodes can be found in. */
-  readonly source: string | null;
-}
-
 export class Restarts {
   readonly #options: RestartsOptions;
-  /** SPEC Restart rule 1: the newest executions, oldest first. */
-  readonly #archive = new Map<string, Archived>();
-  /**
-   * The archive's executions in the order they came, from `#first` on: its oldest is found
-   * here, since iterating the map from its front passes every entry deleted since its last
-   * rehash, hundreds of them.
-   */
-  #order: string[] = [];
-  #first = 0;
+  /** SPEC Restart rule 1: the newest executions. */
+  readonly #archive: RestartArchive;
   /** Executions a restart (rule 5) or a recover (rule 4) is under way for. */
   readonly #restarting = new Set<string>();
   readonly #resuming = new Set<string>();
 
   constructor(options: RestartsOptions) {
     this.#options = options;
+    this.#archive = new RestartArchive(options.retained);
   }
 
   /** Whether the execution is still in the archive. */
@@ -99,25 +87,16 @@ export class Restarts {
    * and its checkpoints go unless the store keeps them for recover.
    */
   archive(executionId: string, archived: Archived): void {
-    const { retained, checkpoints: store, forgotten } = this.#options;
-    if (!this.#archive.has(executionId)) this.#order.push(executionId);
-    this.#archive.set(executionId, archived);
-    while (this.#archive.size > retained) {
-      const oldest = this.#order[this.#first];
-      if (oldest === undefined) break;
-      this.#first++;
-      this.#archive.delete(oldest);
-      if (store === undefined || store.durable) continue;
-      forgotten(oldest);
-      // The memory stores forget at once; there is nothing left to fail.
-      void store.drop(oldest).catch(() => undefined);
-    }
-    // The ids already passed go once they are half of the list: a copy now and then.
-    if (this.#first > 1024 && this.#first * 2 > this.#order.length) {
-      this.#order = this.#order.slice(this.#first);
-      this.#first = 0;
-    }
+    this.#archive.add(executionId, archived, this.#left);
   }
+
+  readonly #left = (executionId: string): void => {
+    const { checkpoints: store, forgotten } = this.#options;
+    if (store === undefined || store.durable) return;
+    forgotten(executionId);
+    // The memory stores forget at once; there is nothing left to fail.
+    void store.drop(executionId).catch(() => undefined);
+  };
 
   /**
    * A new execution of the same workflow version and start payload. From a node, the

@@ -3,18 +3,30 @@
 // paused meanwhile begins paused.
 import { describe, expect, it } from 'vitest';
 import type { ExecutionEvent } from './execution-events.js';
-import { createTestManager, manualToConsole, testRegistry, waitFor } from './testing/index.js';
+import {
+  createTestManager,
+  manualToConsole,
+  testRegistry,
+  tick,
+  waitFor,
+} from './testing/index.js';
 
 /** The kinds of the events of one execution, in order. */
 const kindsOf = (events: readonly ExecutionEvent[]): string[] =>
   events.map((event) => ('nodeId' in event ? `${event.kind} ${event.nodeId}` : event.kind));
 
+/** A manager running `manualToConsole('a')`, with every event it sends. */
+async function recordingManager() {
+  const events: ExecutionEvent[] = [];
+  const manager = await createTestManager([manualToConsole('a')], {
+    events: (event) => events.push(event),
+  });
+  return { manager, events };
+}
+
 describe('a run begins on the turn after it was admitted', () => {
   it('answers the start RUNNING before any node has begun, then runs to its end', async () => {
-    const events: ExecutionEvent[] = [];
-    const manager = await createTestManager([manualToConsole('a')], {
-      events: (event) => events.push(event),
-    });
+    const { manager, events } = await recordingManager();
     const answer = await manager.start({ sessionId: 's', workflowId: 'a' });
     expect(answer.status).toBe('RUNNING');
     expect(kindsOf(events)).toEqual(['execution.started']);
@@ -26,10 +38,7 @@ describe('a run begins on the turn after it was admitted', () => {
   });
 
   it('never begins a run stopped in the turn that admitted it', async () => {
-    const events: ExecutionEvent[] = [];
-    const manager = await createTestManager([manualToConsole('a')], {
-      events: (event) => events.push(event),
-    });
+    const { manager, events } = await recordingManager();
     const { executionId } = await manager.start({ sessionId: 's', workflowId: 'a' });
     manager.stop(executionId, 'changed my mind');
     const entry = manager.require(executionId);
@@ -40,15 +49,12 @@ describe('a run begins on the turn after it was admitted', () => {
   });
 
   it('begins a run paused in the turn that admitted it paused, and goes on when resumed', async () => {
-    const events: ExecutionEvent[] = [];
-    const manager = await createTestManager([manualToConsole('a')], {
-      events: (event) => events.push(event),
-    });
+    const { manager } = await recordingManager();
     const { executionId } = await manager.start({ sessionId: 's', workflowId: 'a' });
     manager.control(executionId, 'PAUSE');
     const entry = manager.require(executionId);
     // Several turns later the terminal has still received nothing.
-    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await tick(20);
     expect(entry.status).toBe('PAUSED');
     expect(entry.nodes.find((node) => node.nodeId === 'out')?.messagesIn).toBe(0);
     manager.control(executionId, 'RESUME');

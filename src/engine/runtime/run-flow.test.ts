@@ -9,27 +9,33 @@ import {
   sourceOf,
   waitFor,
 } from '../testing/index.js';
+import type { TestPluginType } from '../testing/index.js';
 
 const payloads = (count: number): number[] => Array.from({ length: count }, (_, index) => index);
+
+/** src (50 messages) -> fast -> slow -> end, every input holding 4. */
+function srcFastSlowEnd(fast: TestPluginType, slow: TestPluginType) {
+  return createTestRun(
+    { SRC: sourceOf(payloads(50)), FAST: fast, SLOW: slow },
+    [
+      { nodeId: 'src', type: 'SRC' },
+      { nodeId: 'fast', type: 'FAST' },
+      { nodeId: 'slow', type: 'SLOW' },
+      { nodeId: 'end', type: 'SINK' },
+    ],
+    [
+      { source: 'src', target: 'fast' },
+      { source: 'fast', target: 'slow' },
+      { source: 'slow', target: 'end' },
+    ],
+    { capacity: 4 },
+  );
+}
 
 describe('WorkflowRun.flow (live run view)', () => {
   it('reports a slow node’s incoming edge full while its parent waits, and names the slow node', async () => {
     const slow = holdingProcessor();
-    const h = createTestRun(
-      { SRC: sourceOf(payloads(50)), PASS: pass, SLOW: slow.type },
-      [
-        { nodeId: 'src', type: 'SRC' },
-        { nodeId: 'fast', type: 'PASS' },
-        { nodeId: 'slow', type: 'SLOW' },
-        { nodeId: 'end', type: 'SINK' },
-      ],
-      [
-        { source: 'src', target: 'fast' },
-        { source: 'fast', target: 'slow' },
-        { source: 'slow', target: 'end' },
-      ],
-      { capacity: 4 },
-    );
+    const h = srcFastSlowEnd(pass, slow.type);
     h.run.start();
     const edge = (source: string) =>
       h.run.flow().edges.find((candidate) => candidate.source === source);
@@ -106,21 +112,7 @@ describe('WorkflowRun.flow (live run view)', () => {
           )
         : { payload: message.payload },
     );
-    const h = createTestRun(
-      { SRC: sourceOf(payloads(50)), FAST: fast, SLOW: slow.type },
-      [
-        { nodeId: 'src', type: 'SRC' },
-        { nodeId: 'fast', type: 'FAST' },
-        { nodeId: 'slow', type: 'SLOW' },
-        { nodeId: 'end', type: 'SINK' },
-      ],
-      [
-        { source: 'src', target: 'fast' },
-        { source: 'fast', target: 'slow' },
-        { source: 'slow', target: 'end' },
-      ],
-      { capacity: 4 },
-    );
+    const h = srcFastSlowEnd(fast, slow.type);
     h.run.start();
     const edge = (source: string) =>
       h.run.flow().edges.find((candidate) => candidate.source === source);
