@@ -1,7 +1,8 @@
 // Every meter of SPEC "Meters", registered once under its SPEC name (Prometheus spells it by
 // its own naming rules), so parts record where SPEC says and readers find them by name.
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
 import type { MeterTags, PluginMeter } from '../plugin-api/index.js';
+import { CatalogueCounter, CatalogueTimer } from './meter-series.js';
 import { processMeters } from './process-meters.js';
 
 export type MeterType = 'counter' | 'gauge' | 'timer';
@@ -156,7 +157,7 @@ export const METER_CATALOGUE = [
 
 export type MeterName = (typeof METER_CATALOGUE)[number]['name'];
 
-type AnyMeter = Counter | Gauge | Histogram;
+type AnyMeter = CatalogueCounter | Gauge | CatalogueTimer;
 
 /**
  * Prometheus name of a SPEC meter, by the rules `promtool check metrics` applies: dots (and
@@ -237,7 +238,7 @@ export class Meters {
       };
       const meter =
         spec.type === 'counter'
-          ? new Counter(options)
+          ? new CatalogueCounter(options)
           : spec.type === 'gauge'
             ? new Gauge({
                 ...options,
@@ -246,7 +247,7 @@ export class Meters {
                   if (read !== undefined) this.set(read());
                 },
               })
-            : new Histogram({
+            : new CatalogueTimer({
                 ...options,
                 buckets: [0.001, 0.01, 0.1, 0.5, 1, 5, 30, 120, 600, 3600],
               });
@@ -258,13 +259,13 @@ export class Meters {
   /** Adds `amount` to a counter. */
   count(name: MeterName, tags: Readonly<Record<string, string>> = {}, amount = 1): void {
     const meter = this.#meters.get(name);
-    if (meter instanceof Counter && amount > 0) meter.inc(tags, amount);
+    if (meter instanceof CatalogueCounter && amount > 0) meter.add(tags, amount);
   }
 
   /** Records a duration in milliseconds on a timer. */
   time(name: MeterName, tags: Readonly<Record<string, string>>, milliseconds: number): void {
     const meter = this.#meters.get(name);
-    if (meter instanceof Histogram) meter.observe(tags, milliseconds / 1000);
+    if (meter instanceof CatalogueTimer) meter.record(tags, milliseconds / 1000);
   }
 
   set(name: MeterName, value: number, tags: Readonly<Record<string, string>> = {}): void {
