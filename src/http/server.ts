@@ -1,5 +1,4 @@
 // The Fastify server: envelope on every answer, SPEC's input errors, request ids, 404/405.
-import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import Fastify, { LogController } from 'fastify';
 import type {
@@ -11,7 +10,7 @@ import type {
 } from 'fastify';
 import { RESTRICTED_BODY_LIMIT, installAccessControl, isUnrestrictedAdmin } from '../auth/index.js';
 import type { AccessControlOptions } from '../auth/index.js';
-import { AppError, isAppError } from '../core/index.js';
+import { AppError, isAppError, randomIds } from '../core/index.js';
 import { errorEnvelope } from './envelope.js';
 import { httpStatusOf } from './error-mapping.js';
 import { installAccessLog } from './access-log.js';
@@ -81,7 +80,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     // A caller's own request id is kept when it is a plain token, so logs can be correlated.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomIds();
     },
   });
   const routes = new RouteTable();

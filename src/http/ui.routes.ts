@@ -137,6 +137,13 @@ export function isUiPath(path: string): boolean {
   );
 }
 
+/** The path of a GET or HEAD Fastify found no route for, outside the API's paths. */
+function uiPathOf(request: FastifyRequest): string | undefined {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  const path = pathOf(request);
+  return isUiPath(path) ? path : undefined;
+}
+
 /**
  * Serves the UI from the not-found path rather than as routes: a catch-all GET route would
  * make every unknown path "exist for GET", so unknown API paths would turn from 404 into 405,
@@ -150,10 +157,12 @@ export const uiRoutes = fastifyPlugin<UiRoutesOptions>(
       fastify.log.warn({ dir }, 'The web UI is not built; its pages answer 404 until it is');
     }
     const encoder = new Encoder(options.compression ?? { enabled: false, threshold: 0 });
-    fastify.addHook('onRequest', async (request, reply) => {
-      if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return;
-      const path = pathOf(request);
-      if (!isUiPath(path)) return;
+    /** Answers a request of the UI; undefined leaves it to the not-found handler. */
+    const answer = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      path: string,
+    ): Promise<FastifyReply | undefined> => {
       if (bundle === undefined) {
         return reply
           .code(404)
@@ -168,8 +177,18 @@ export const uiRoutes = fastifyPlugin<UiRoutesOptions>(
       }
       // A missing asset is a 404 like any unknown path: the page in its place would only give
       // the browser HTML where it expects a script or a style sheet.
-      if (path.startsWith('/assets/')) return;
+      if (path.startsWith('/assets/')) return undefined;
       return encoder.send(request, reply.code(200).headers(PAGE_HEADERS), '/', bundle.page);
+    };
+    // Callback style: an async hook would cost every API request a promise and a turn of
+    // microtasks, for the few requests that are the UI's.
+    fastify.addHook('onRequest', (request, reply, done) => {
+      const path = request.is404 ? uiPathOf(request) : undefined;
+      if (path === undefined) done();
+      else
+        answer(request, reply, path).then((sent) => {
+          if (sent === undefined) done();
+        }, done);
     });
   },
   // Not encapsulated: the hook must see every request Fastify finds no route for.
