@@ -161,7 +161,9 @@ async function settle(
     await afterFailure(run, task, runtime, message, attempt, error);
     return;
   }
-  await emitResult(run, task, runtime, message, attempt, emits, scoped);
+  // Mostly emitted at once, into room in the children's inputs: nothing to wait for then.
+  const emitting = emitResult(run, task, runtime, message, attempt, emits, scoped);
+  if (emitting !== undefined) await emitting;
 }
 
 /**

@@ -106,9 +106,10 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
           if (inFlight === undefined) await pending;
           else await inFlight.add(pending);
         }
-        await inFlight?.drain();
+        // Awaiting nothing still costs a promise and a turn: most nodes have neither.
+        if (inFlight !== undefined) await inFlight.drain();
       } finally {
-        await runtime.close?.();
+        if (runtime.close !== undefined) await runtime.close();
       }
     }
     outcome = task.pendingEnd ?? completion(task);
