@@ -4,6 +4,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_RULES, requiredRole, roleAllows, routeRule } from '../src/auth/index.js';
 import type { Role, RouteRule } from '../src/auth/index.js';
+import { apiKeysEnv } from './support/api-keys.js';
 import { runServerToExit, startServerProcess } from './support/process.js';
 import { call, openSse, rawRequest, startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
@@ -33,23 +34,13 @@ const KEYS: readonly TestKey[] = [
 
 const KEY_ENV: Record<string, string> = {
   SVC_API_KEY: 'root-key',
-  SVC_API_KEYS_0_NAME: 'viewer',
-  SVC_API_KEYS_0_KEY: 'viewer-key',
-  SVC_API_KEYS_0_ROLE: 'VIEWER',
-  SVC_API_KEYS_1_NAME: 'operator',
-  SVC_API_KEYS_1_KEY: 'operator-key',
-  SVC_API_KEYS_1_ROLE: 'OPERATOR',
-  SVC_API_KEYS_2_NAME: 'admin',
-  SVC_API_KEYS_2_KEY: 'admin-key',
-  SVC_API_KEYS_2_ROLE: 'ADMIN',
-  SVC_API_KEYS_3_NAME: 'limited',
-  SVC_API_KEYS_3_KEY: 'limited-key',
-  SVC_API_KEYS_3_ROLE: 'ADMIN',
-  SVC_API_KEYS_3_SESSIONS: 'mine',
-  SVC_API_KEYS_4_NAME: 'limited-op',
-  SVC_API_KEYS_4_KEY: 'limited-op-key',
-  SVC_API_KEYS_4_ROLE: 'OPERATOR',
-  SVC_API_KEYS_4_SESSIONS: 'mine',
+  ...apiKeysEnv({
+    viewer: 'VIEWER',
+    operator: 'OPERATOR',
+    admin: 'ADMIN',
+    limited: { role: 'ADMIN', sessions: 'mine' },
+    'limited-op': { role: 'OPERATOR', sessions: 'mine' },
+  }),
 };
 
 const ADMIN = { authorization: 'Bearer admin-key' };
@@ -521,6 +512,7 @@ describe('a body refused before it is read, sent with a key limited to sessions'
     const server = await startTestServer({
       env: {
         SVC_API_KEY: 'root-key',
+        // The sessions as a list, one variable an entry.
         SVC_API_KEYS_0_NAME: 'operator',
         SVC_API_KEYS_0_KEY: 'operator-key',
         SVC_API_KEYS_0_ROLE: 'OPERATOR',

@@ -1,6 +1,7 @@
 // SPEC "Events" 8 and "Audit actor naming", CONTRACT section 3 (control audit entry):
 // control commands are recorded, applied or refused, with their actor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeysEnv } from './support/api-keys.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { eventually } from './support/wait.js';
@@ -17,12 +18,10 @@ describe('Control audit (SPEC Events 8, Audit actor naming)', () => {
     server = await startTestServer({
       env: {
         SVC_API_KEY: 'root-key',
-        SVC_API_KEYS_0_NAME: 'ops',
-        SVC_API_KEYS_0_KEY: 'op-key',
-        SVC_API_KEYS_0_ROLE: 'OPERATOR',
-        SVC_API_KEYS_1_NAME: 'boss',
-        SVC_API_KEYS_1_KEY: 'admin-key',
-        SVC_API_KEYS_1_ROLE: 'ADMIN',
+        ...apiKeysEnv({
+          ops: { role: 'OPERATOR', key: 'op-key' },
+          boss: { role: 'ADMIN', key: 'admin-key' },
+        }),
       },
     });
     await server.call('POST', '/api/sessions', {

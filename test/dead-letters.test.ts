@@ -3,6 +3,7 @@
 // listed, read, redriven through their node and deleted, under the roles and session scope of
 // the keys; the memory store's caps refuse a redrive whose checkpoints were not kept.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { apiKeysEnv } from './support/api-keys.js';
 import { startTestServer } from './support/server.js';
 import type { CallOptions, TestServer } from './support/server.js';
 import { endOf } from './support/wait.js';
@@ -13,16 +14,7 @@ const VIEWER = { authorization: 'Bearer viewer-key' };
 const LIMITED = { authorization: 'Bearer sa-key' };
 
 const KEYS = {
-  SVC_API_KEYS_0_NAME: 'admin',
-  SVC_API_KEYS_0_KEY: 'admin-key',
-  SVC_API_KEYS_0_ROLE: 'ADMIN',
-  SVC_API_KEYS_1_NAME: 'viewer',
-  SVC_API_KEYS_1_KEY: 'viewer-key',
-  SVC_API_KEYS_1_ROLE: 'VIEWER',
-  SVC_API_KEYS_2_NAME: 'sa',
-  SVC_API_KEYS_2_KEY: 'sa-key',
-  SVC_API_KEYS_2_ROLE: 'OPERATOR',
-  SVC_API_KEYS_2_SESSIONS: 'sa',
+  ...apiKeysEnv({ admin: 'ADMIN', viewer: 'VIEWER', sa: { role: 'OPERATOR', sessions: 'sa' } }),
 };
 
 interface Letter {

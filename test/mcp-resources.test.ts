@@ -3,6 +3,7 @@
 // and session limits as the tools (SPEC "Tool endpoint", "Roles").
 import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeysEnv } from './support/api-keys.js';
 import { connectMcp } from './support/mcp.js';
 import type { McpSession } from './support/mcp.js';
 import { startTestServer } from './support/server.js';
@@ -277,16 +278,7 @@ describe('Resources, prompts and completions on an open server', () => {
 });
 
 const KEYS = {
-  SVC_API_KEYS_0_NAME: 'viewer',
-  SVC_API_KEYS_0_KEY: 'viewer-key',
-  SVC_API_KEYS_0_ROLE: 'VIEWER',
-  SVC_API_KEYS_1_NAME: 'admin',
-  SVC_API_KEYS_1_KEY: 'admin-key',
-  SVC_API_KEYS_1_ROLE: 'ADMIN',
-  SVC_API_KEYS_2_NAME: 'limited',
-  SVC_API_KEYS_2_KEY: 'limited-key',
-  SVC_API_KEYS_2_ROLE: 'ADMIN',
-  SVC_API_KEYS_2_SESSIONS: 'mine',
+  ...apiKeysEnv({ viewer: 'VIEWER', admin: 'ADMIN', limited: { role: 'ADMIN', sessions: 'mine' } }),
 };
 
 describe('Resources, prompts and completions with keys (SPEC Roles)', () => {

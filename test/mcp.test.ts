@@ -6,6 +6,7 @@ import { roleAllows } from '../src/auth/index.js';
 import type { Role } from '../src/auth/index.js';
 import { MCP_TOOLS } from '../src/mcp/index.js';
 import type { Tool } from '../src/mcp/index.js';
+import { apiKeysEnv } from './support/api-keys.js';
 import { connectMcp } from './support/mcp.js';
 import type { McpSession } from './support/mcp.js';
 import { startTestServer } from './support/server.js';
@@ -427,19 +428,12 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
 });
 
 const KEYS = {
-  SVC_API_KEYS_0_NAME: 'viewer',
-  SVC_API_KEYS_0_KEY: 'viewer-key',
-  SVC_API_KEYS_0_ROLE: 'VIEWER',
-  SVC_API_KEYS_1_NAME: 'operator',
-  SVC_API_KEYS_1_KEY: 'operator-key',
-  SVC_API_KEYS_1_ROLE: 'OPERATOR',
-  SVC_API_KEYS_2_NAME: 'admin',
-  SVC_API_KEYS_2_KEY: 'admin-key',
-  SVC_API_KEYS_2_ROLE: 'ADMIN',
-  SVC_API_KEYS_3_NAME: 'limited',
-  SVC_API_KEYS_3_KEY: 'limited-key',
-  SVC_API_KEYS_3_ROLE: 'ADMIN',
-  SVC_API_KEYS_3_SESSIONS: 'mine',
+  ...apiKeysEnv({
+    viewer: 'VIEWER',
+    operator: 'OPERATOR',
+    admin: 'ADMIN',
+    limited: { role: 'ADMIN', sessions: 'mine' },
+  }),
   SVC_MCP_API_KEY: 'tool-key',
 };
 

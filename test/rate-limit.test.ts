@@ -1,6 +1,7 @@
 // The request-rate limit per API caller (SPEC Limits: "Request-rate limit for API callers";
 // the decision is in docs/architecture.md), through a real server.
 import { afterEach, describe, expect, it } from 'vitest';
+import { apiKeysEnv } from './support/api-keys.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 
@@ -16,12 +17,7 @@ describe('request-rate limit', () => {
     server = await startTestServer({
       env: {
         SVC_RATE_LIMIT_REQUESTS_PER_MINUTE: '2',
-        SVC_API_KEYS_0_NAME: 'ops',
-        SVC_API_KEYS_0_KEY: 'ops-key',
-        SVC_API_KEYS_0_ROLE: 'ADMIN',
-        SVC_API_KEYS_1_NAME: 'ci',
-        SVC_API_KEYS_1_KEY: 'ci-key',
-        SVC_API_KEYS_1_ROLE: 'VIEWER',
+        ...apiKeysEnv({ ops: 'ADMIN', ci: 'VIEWER' }),
       },
     });
     const as = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });

@@ -3,6 +3,7 @@
 // route, tool, stream, search or sub-workflow, and cannot tell `sb`'s ids from unknown ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeRule } from '../src/auth/index.js';
+import { apiKeysEnv } from './support/api-keys.js';
 import { connectMcp } from './support/mcp.js';
 import type { McpSession, ToolAnswer } from './support/mcp.js';
 import { openSse, startTestServer } from './support/server.js';
@@ -38,13 +39,7 @@ const ids = { sa: '', sb: '' };
 beforeAll(async () => {
   server = await startTestServer({
     env: {
-      SVC_API_KEYS_0_NAME: 'admin',
-      SVC_API_KEYS_0_KEY: 'admin-key',
-      SVC_API_KEYS_0_ROLE: 'ADMIN',
-      SVC_API_KEYS_1_NAME: 'sa',
-      SVC_API_KEYS_1_KEY: 'sa-key',
-      SVC_API_KEYS_1_ROLE: 'ADMIN',
-      SVC_API_KEYS_1_SESSIONS: 'sa',
+      ...apiKeysEnv({ admin: 'ADMIN', sa: { role: 'ADMIN', sessions: 'sa' } }),
     },
   });
   for (const sessionId of ['sa', 'sb'] as const) {

@@ -2,6 +2,7 @@
 // replaced over HTTP without making a version, checked against the current version's nodes,
 // reached with the roles of the workflow it belongs to, and gone with its workflow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeysEnv } from './support/api-keys.js';
 import { startTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { linearWorkflow } from './support/workflows.js';
@@ -20,19 +21,12 @@ describe('Workflow layouts (docs/ui.md Layout)', () => {
   beforeAll(async () => {
     server = await startTestServer({
       env: {
-        SVC_API_KEYS_0_NAME: 'admin',
-        SVC_API_KEYS_0_KEY: 'admin-key',
-        SVC_API_KEYS_0_ROLE: 'ADMIN',
-        SVC_API_KEYS_1_NAME: 'operator',
-        SVC_API_KEYS_1_KEY: 'operator-key',
-        SVC_API_KEYS_1_ROLE: 'OPERATOR',
-        SVC_API_KEYS_2_NAME: 'viewer',
-        SVC_API_KEYS_2_KEY: 'viewer-key',
-        SVC_API_KEYS_2_ROLE: 'VIEWER',
-        SVC_API_KEYS_3_NAME: 'other',
-        SVC_API_KEYS_3_KEY: 'other-key',
-        SVC_API_KEYS_3_ROLE: 'ADMIN',
-        SVC_API_KEYS_3_SESSIONS: 'elsewhere',
+        ...apiKeysEnv({
+          admin: 'ADMIN',
+          operator: 'OPERATOR',
+          viewer: 'VIEWER',
+          other: { role: 'ADMIN', sessions: 'elsewhere' },
+        }),
       },
     });
     await server.call('POST', '/api/sessions', {
