@@ -88,6 +88,30 @@ describe.skipIf(unavailable !== undefined)(
       await page.locator('.canvas[aria-busy="false"]').waitFor();
     }
 
+    it('shows no node before the first layout has placed it and the view is fitted', async () => {
+      // Watched from the page's first script on, after every change to the page: nodes shown
+      // while two of them share one place (those without a saved place start at the origin)
+      // are counted. The workflow has no saved layout yet.
+      await page.addInitScript({
+        content: `window.stackedShown = 0;
+          new MutationObserver(() => {
+            const viewport = document.querySelector('.react-flow__viewport');
+            if (viewport === null || getComputedStyle(viewport).visibility === 'hidden') return;
+            const places = [...document.querySelectorAll('.react-flow__node')].map(
+              (node) => node.style.transform,
+            );
+            if (new Set(places).size < places.length) window.stackedShown += 1;
+          }).observe(document, { subtree: true, childList: true, attributes: true });`,
+      });
+      await openEditor();
+      await expect.poll(() => page.locator('.react-flow__node').count()).toBe(3);
+      const stackedShown = await page.evaluate<number>('window.stackedShown');
+      expect(stackedShown).toBe(0);
+      await expect(page.locator('.react-flow__node[data-id="start"]').isVisible()).resolves.toBe(
+        true,
+      );
+    });
+
     it('undoes a node moved by the mouse in one step, and redoes it', async () => {
       await openEditor();
       // The first layout has placed the nodes; the history starts empty.

@@ -47,6 +47,8 @@ export interface CanvasProps {
   readonly layouts: number;
   /** A layout is being computed: nodes are about to move. */
   readonly arranging: boolean;
+  /** The workflow opened with nodes its saved layout does not place: the first layout places them. */
+  readonly placesOnOpen: boolean;
 }
 
 function Flow(props: CanvasProps) {
@@ -174,11 +176,16 @@ function Flow(props: CanvasProps) {
     event.preventDefault();
     props.onAdd(type, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }));
   };
+  // Until the first layout has placed them and the view has been fitted to it, nodes without a
+  // saved place would show stacked at the origin: nothing is shown then. A layout that failed
+  // shows them as they are.
+  const placing = props.placesOnOpen && fitted === 0 && (props.arranging || props.layouts > 0);
   return (
     <div
       className="canvas"
       // Busy while nodes and view are about to move, so that nothing aims at them meanwhile.
       aria-busy={props.arranging || fitted !== props.layouts}
+      data-placing={placing ? 'true' : undefined}
       onDragOver={onDragOver}
       onDrop={onDrop}
     >

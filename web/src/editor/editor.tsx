@@ -70,7 +70,8 @@ export function Editor(props: {
   const [clipboard, setClipboard] = useState<Clipboard | null>(null);
   const [layouts, setLayouts] = useState(0);
   /** Layouts asked for and not landed yet; the first is asked for as the editor opens. */
-  const [arranging, setArranging] = useState(() => (unplaced(props.initial) ? 1 : 0));
+  const [placesOnOpen] = useState(() => unplaced(props.initial));
+  const [arranging, setArranging] = useState(() => (placesOnOpen ? 1 : 0));
   const draft = history.present;
   const { definition } = draft;
   const problems = useLiveValidation(definition);
@@ -215,6 +216,7 @@ export function Editor(props: {
           onRemove={remove}
           layouts={layouts}
           arranging={arranging > 0}
+          placesOnOpen={placesOnOpen}
         />
         <aside className="inspector" aria-label="Inspector">
           {selectedNode === undefined ? (
