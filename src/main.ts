@@ -174,7 +174,7 @@ function stopAfterFencing(reason: string, app: App | undefined): void {
  */
 function exitAfterLogs(app: App, code: number): void {
   setTimeout(() => process.exit(code), 1_000).unref();
-  app.loggers.app.flush(() => process.exit(code));
+  app.loggers.written(() => process.exit(code));
 }
 
 function stopOnSignals(app: App): void {

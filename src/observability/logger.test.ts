@@ -1,4 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../config/index.js';
 import type { ProfileName } from '../config/index.js';
@@ -92,5 +96,41 @@ describe('log format (svc.logging.format)', () => {
     );
     loggers.app.info('an event');
     expect(JSON.parse(lines[0] ?? '')).toMatchObject({ msg: 'an event', logger: 'app' });
+  });
+});
+
+describe('the lines logged last', () => {
+  it('are written out before `written` calls back, with the asynchronous destination', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-log-'));
+    const file = path.join(dir, 'log');
+    const destination = pino.destination({ dest: file, sync: false });
+    await new Promise((resolve) => destination.once('ready', resolve));
+    const loggers = createLoggers({ root: 'INFO', app: 'INFO', engine: 'INFO' }, destination);
+    // Many lines at once, so that writes are still on their way when `written` is asked.
+    for (let line = 0; line < 2_000; line++) loggers.app.info({ line }, 'stopping');
+    loggers.app.info({}, 'Stopped');
+    const lines = await new Promise<string[]>((resolve) => {
+      loggers.written(() => {
+        resolve(readFileSync(file, 'utf8').trim().split('\n'));
+      });
+    });
+    expect(lines).toHaveLength(2_001);
+    expect(JSON.parse(lines.at(-1) ?? '{}')).toMatchObject({ msg: 'Stopped' });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('are handed on at once by a destination that writes as it is given them', () => {
+    const written: string[] = [];
+    const loggers = createLoggers(
+      { root: 'INFO', app: 'INFO', engine: 'INFO' },
+      { write: (line: string) => written.push(line) },
+    );
+    loggers.app.info({}, 'Stopped');
+    let called = false;
+    loggers.written(() => {
+      called = true;
+    });
+    expect(called).toBe(true);
+    expect(written).toHaveLength(1);
   });
 });

@@ -26,6 +26,8 @@ export interface Loggers {
   readonly app: Logger;
   /** The stream engine; at TRACE it writes message payloads. */
   readonly engine: Logger;
+  /** Calls `done` once every line logged so far has been written out. */
+  written(done: () => void): void;
 }
 
 export function pinoLevel(level: LogLevelName): LevelWithSilent {
@@ -52,7 +54,47 @@ export function createLoggers(
   );
   const app = root.child({ logger: 'app' }, { level: pinoLevel(levels.app) });
   const engine = root.child({ logger: 'engine' }, { level: pinoLevel(levels.engine) });
-  return { initial: levels, root, app, engine };
+  return {
+    initial: levels,
+    root,
+    app,
+    engine,
+    written: (done) => {
+      whenWritten(target, root, done);
+    },
+  };
+}
+
+/** pino's asynchronous destination (sonic-boom), as far as `whenWritten` uses it. */
+interface AsyncDestination {
+  write(text: string): unknown;
+  once(event: 'drain', listener: () => void): unknown;
+  flushSync(): void;
+}
+
+function isAsyncDestination(
+  stream: pino.DestinationStream,
+): stream is pino.DestinationStream & AsyncDestination {
+  const candidate = stream as Partial<AsyncDestination>;
+  return typeof candidate.flushSync === 'function' && typeof candidate.once === 'function';
+}
+
+/**
+ * Calls `done` once what was logged is written out. pino's `flush(cb)` does not wait with its
+ * asynchronous destination: holding no buffer of its own (no minimum length), it calls back at
+ * once while a write is still on its way, and a process that exits then loses the lines it
+ * logged last. An empty write queued behind the pending ones ends with the destination's
+ * 'drain', which comes once every write before it is out.
+ */
+function whenWritten(target: pino.DestinationStream, root: Logger, done: () => void): void {
+  if (!isAsyncDestination(target)) {
+    root.flush(() => {
+      done();
+    });
+    return;
+  }
+  target.once('drain', done);
+  target.write('');
 }
 
 /**
