@@ -69,13 +69,17 @@ export function createLoggers(
 interface AsyncDestination {
   write(text: string): unknown;
   once(event: 'drain', listener: () => void): unknown;
-  flushSync(): void;
 }
 
+/**
+ * Whether `stream` is a `pino.destination()`: told by its `flushSync`, which only sonic-boom of
+ * the streams pino writes to has, and by its events. sonic-boom is pino's, not a dependency of
+ * this project, so it is not imported to be told by its class.
+ */
 function isAsyncDestination(
   stream: pino.DestinationStream,
 ): stream is pino.DestinationStream & AsyncDestination {
-  const candidate = stream as Partial<AsyncDestination>;
+  const candidate = stream as { flushSync?: unknown; once?: unknown };
   return typeof candidate.flushSync === 'function' && typeof candidate.once === 'function';
 }
 
