@@ -8,7 +8,7 @@ import {
   StepFailure,
   z,
 } from '../../../plugin-api/index.js';
-import type { Message, NodeContext } from '../../../plugin-api/index.js';
+import type { CompiledExpression, Emit, Message, NodeContext } from '../../../plugin-api/index.js';
 
 const loopConfig = z.looseObject({
   condition: jsonataExpression().describe('JSONata predicate; the loop goes on while it is true'),
@@ -26,31 +26,61 @@ type LoopConfig = z.output<typeof loopConfig>;
  */
 type Loop = (message: Message, ctx: NodeContext) => AsyncGenerator<unknown, void, undefined>;
 
-function createLoop(type: string, config: LoopConfig): Loop {
-  const condition = compileExpression(config.condition);
-  const step = config.expression === undefined ? undefined : compileExpression(config.expression);
-  const { maxIterations } = config;
-  return async function* (message, ctx) {
-    let value = message.payload;
-    let iterations = 0;
-    while (isTruthy(await condition.evaluate(value, message, ctx))) {
-      // Without a step the value never changes, so a true condition would hold forever.
-      if (step === undefined) {
-        throw StepFailure.nonRetryable(
-          `${type} condition is true and no expression is set to change the payload`,
-        );
-      }
-      if (iterations >= maxIterations) {
-        throw StepFailure.nonRetryable(
-          `${type} reached maxIterations (${maxIterations}) with the condition still true`,
-        );
-      }
-      ctx.signal.throwIfAborted();
-      value = (await step.evaluate(value, message, ctx)) ?? null;
-      iterations += 1;
-      yield value;
+/** What a loop evaluates, compiled once per node. */
+interface CompiledLoop {
+  readonly type: string;
+  readonly condition: CompiledExpression;
+  readonly step: CompiledExpression | undefined;
+  readonly maxIterations: number;
+}
+
+// Generators at module level: a generator function made per node would be a new function per
+// run, and V8 gives each its own prototype and map (docs/performance.md, "A run makes no
+// function of its own").
+async function* iterate(
+  loop: CompiledLoop,
+  message: Message,
+  ctx: NodeContext,
+): AsyncGenerator<unknown, void, undefined> {
+  const { type, condition, step, maxIterations } = loop;
+  let value = message.payload;
+  let iterations = 0;
+  while (isTruthy(await condition.evaluate(value, message, ctx))) {
+    // Without a step the value never changes, so a true condition would hold forever.
+    if (step === undefined) {
+      throw StepFailure.nonRetryable(
+        `${type} condition is true and no expression is set to change the payload`,
+      );
     }
+    if (iterations >= maxIterations) {
+      throw StepFailure.nonRetryable(
+        `${type} reached maxIterations (${maxIterations}) with the condition still true`,
+      );
+    }
+    ctx.signal.throwIfAborted();
+    value = (await step.evaluate(value, message, ctx)) ?? null;
+    iterations += 1;
+    yield value;
+  }
+}
+
+/** Each iteration as a message of its own, numbered. */
+async function* iterationsOf(values: AsyncIterable<unknown>): AsyncGenerator<Emit> {
+  let iteration = 0;
+  for await (const payload of values) {
+    iteration += 1;
+    yield { payload, headers: { iteration } };
+  }
+}
+
+function createLoop(type: string, config: LoopConfig): Loop {
+  const compiled: CompiledLoop = {
+    type,
+    condition: compileExpression(config.condition),
+    step: config.expression === undefined ? undefined : compileExpression(config.expression),
+    maxIterations: config.maxIterations,
   };
+  return (message, ctx) => iterate(compiled, message, ctx);
 }
 
 export const loopPredicatePlugin = definePlugin({
@@ -89,13 +119,7 @@ export const loopStreamPlugin = definePlugin({
     return {
       // Each iteration goes on as it is made; a message that fails part-way has emitted the
       // iterations before the failure, and an error message follows them.
-      async *process(message, ctx) {
-        let iteration = 0;
-        for await (const payload of loop(message, ctx)) {
-          iteration += 1;
-          yield { payload, headers: { iteration } };
-        }
-      },
+      process: (message, ctx) => iterationsOf(loop(message, ctx)),
     };
   },
   outputPorts: () => ['out'],

@@ -3,13 +3,20 @@
 import { definePlugin, z } from '../../../plugin-api/index.js';
 import type { Emit, NodeContext, StreamNode } from '../../../plugin-api/index.js';
 
+/** Each payload as one message on `out`, in order. */
+function* emitted(payloads: Iterable<unknown>): Generator<Emit> {
+  for (const payload of payloads) yield { payload };
+}
+
 /** A trigger that emits on `out`, in order, each payload `payloadsOf` answers for the run. */
 export function emitEach(payloadsOf: (ctx: NodeContext) => Iterable<unknown>): StreamNode {
   return {
-    // Nothing to wait for, so a plain generator: no promise per message.
-    *run(_input, ctx): Generator<Emit> {
-      for (const payload of payloadsOf(ctx)) yield { payload };
-    },
+    // Nothing to wait for, so a plain generator: no promise per message. One generator function
+    // for every node: a generator method here would be a new function per run, and V8 gives
+    // each such function a prototype and a map of its own, in the old generation, whose
+    // reference back to the function keeps it, and the run it reaches, alive through every
+    // young collection until the next full one.
+    run: (_input, ctx) => emitted(payloadsOf(ctx)),
   };
 }
 
