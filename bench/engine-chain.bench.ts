@@ -9,14 +9,12 @@ import { prepareWorkflow } from '../src/engine/index.js';
 import type { CheckpointStore, NodeDefinition } from '../src/engine/index.js';
 import { FileCheckpointStore, MemoryCheckpointStore } from '../src/stores/index.js';
 import { createTestCatalog } from '../src/engine/testing/index.js';
-import { bareRun } from './harness.js';
+import { bareRun, medianPair } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 
 const MESSAGES = 1_000_000;
 let runs = 0;
 const STAGES = 5;
-/** Memory and file checkpoint runs measured in turn; the median pair is reported. */
-const PAIRS = 3;
 
 /** The baseline's channel: capacity 1, no promise when it need not wait. */
 class RawChannel<T> {
@@ -165,8 +163,10 @@ export const engineChainBench: Bench = {
     // Warm both up, then measure them back to back so they share the machine's state.
     await baseline();
     await engine();
-    const raw = await baseline();
-    const measured = await engine();
+    const { raw, measured } = await medianPair(
+      async () => ({ raw: await baseline(), measured: await engine() }),
+      (pair) => pair.measured / pair.raw,
+    );
     const durable = await withCheckpoints();
     return [
       {
@@ -197,20 +197,18 @@ async function withCheckpoints(): Promise<BenchResult[]> {
     await files.open();
     await engine(memory);
     await engine(files);
-    const pairs: { inMemory: number; onFiles: number; syncs: number; seconds: number }[] = [];
-    for (let pair = 0; pair < PAIRS; pair++) {
-      const inMemory = await engine(memory);
-      const syncsBefore = files.syncs;
-      const started = process.hrtime.bigint();
-      const onFiles = await engine(files);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      pairs.push({ inMemory, onFiles, syncs: files.syncs - syncsBefore, seconds });
-    }
+    const { inMemory, onFiles, syncs, seconds } = await medianPair(
+      async () => {
+        const inMemory = await engine(memory);
+        const syncsBefore = files.syncs;
+        const started = process.hrtime.bigint();
+        const onFiles = await engine(files);
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        return { inMemory, onFiles, syncs: files.syncs - syncsBefore, seconds };
+      },
+      (pair) => pair.onFiles / pair.inMemory,
+    );
     await files.close();
-    pairs.sort((a, b) => a.onFiles / a.inMemory - b.onFiles / b.inMemory);
-    const median = pairs[Math.floor(PAIRS / 2)];
-    if (median === undefined) throw new Error('no checkpoint runs measured');
-    const { inMemory, onFiles, syncs, seconds } = median;
     return [
       {
         name: 'engine.chain5.checkpoints.memory',

@@ -10,6 +10,7 @@ import { createSilentLoggers } from '../src/observability/index.js';
 import { definePlugin, z } from '../src/plugin-api/index.js';
 import { pluginEntry } from '../src/plugins/index.js';
 import { TEST_BUILD_INFO } from '../test/support/server.js';
+import { medianPair } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 
 const MESSAGES = 200_000;
@@ -118,12 +119,19 @@ export const eventsBench: Bench = {
         'bench',
       );
       await runOnce(app);
-      const alone = await runOnce(app);
-      const clients = await subscribe(port);
-      await runOnce(app);
-      const watched = await runOnce(app);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const read = await clients.stop();
+      // Each pair: a run alone, then ten clients connect, a run warms them up and one is
+      // measured; they leave before the next pair.
+      const { alone, watched, read } = await medianPair(
+        async () => {
+          const alone = await runOnce(app);
+          const clients = await subscribe(port);
+          await runOnce(app);
+          const watched = await runOnce(app);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return { alone, watched, read: await clients.stop() };
+        },
+        (pair) => pair.watched / pair.alone,
+      );
       return [
         { name: 'events.sse.chain5.alone', value: Math.round(alone), unit: 'messages/s' },
         {

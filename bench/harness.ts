@@ -37,6 +37,28 @@ export async function medianMs(
   return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
 }
 
+/** How many times a figure and its baseline are measured back to back; the median is kept. */
+export const PAIRS = 3;
+
+/**
+ * Calls `measure` `times` in a row and answers the measure whose `ratio` is the median. On a
+ * shared host one figure moves by a tenth or more with what else the two cores run: the code
+ * under test and its baseline, measured back to back within one call, share the host's state,
+ * and the median leaves out an odd pair either way.
+ */
+export async function medianPair<T>(
+  measure: () => Promise<T>,
+  ratio: (measured: T) => number,
+  times = PAIRS,
+): Promise<T> {
+  const measured: T[] = [];
+  for (let time = 0; time < times; time++) measured.push(await measure());
+  measured.sort((a, b) => ratio(a) - ratio(b));
+  const median = measured[Math.floor(times / 2)];
+  if (median === undefined) throw new Error('nothing was measured');
+  return median;
+}
+
 export function round(value: number, digits = 3): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;

@@ -11,6 +11,7 @@ import type { App } from '../src/app.js';
 import { defaultSettings } from '../src/config/index.js';
 import { createSilentLoggers } from '../src/observability/index.js';
 import { TEST_BUILD_INFO } from '../test/support/server.js';
+import { medianPair } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 
 const CONNECTIONS = 50;
@@ -85,9 +86,6 @@ async function drained(app: App): Promise<void> {
   }
 }
 
-/** Measures of the two servers taken in turn; the pair with the median ratio is reported. */
-const PAIRS = 3;
-
 /** The server with the bench's session, on a free port, and the body it answers a start. */
 async function startServer(): Promise<{ app: App; port: number; answer: string }> {
   const app = await createApp({
@@ -146,17 +144,13 @@ async function measuredPairs(): Promise<{ server: number; plain: number }> {
     const plainPort = typeof address === 'object' && address !== null ? address.port : 0;
     await serverRate(app, port, WARMUP_REQUESTS);
     await plainRate(plainPort, WARMUP_REQUESTS);
-    const pairs: { server: number; plain: number }[] = [];
-    for (let pair = 0; pair < PAIRS; pair++) {
-      pairs.push({
+    return await medianPair(
+      async () => ({
         server: await serverRate(app, port, REQUESTS),
         plain: await plainRate(plainPort, REQUESTS),
-      });
-    }
-    pairs.sort((a, b) => a.server / a.plain - b.server / b.plain);
-    const median = pairs[Math.floor(PAIRS / 2)];
-    if (median === undefined) throw new Error('no starts measured');
-    return median;
+      }),
+      (pair) => pair.server / pair.plain,
+    );
   } finally {
     await plain.close();
     await app.close();
