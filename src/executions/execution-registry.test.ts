@@ -2,8 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ExecutionRegistry } from './execution-registry.js';
 import type { ExecutionEntry } from './execution-registry.js';
 
-function fill(registry: ExecutionRegistry, sessionId: string, count: number, ended = true): void {
-  for (let i = 0; i < count; i++) {
+function fill(
+  registry: ExecutionRegistry,
+  sessionId: string,
+  count: number,
+  ended = true,
+  first = 0,
+): void {
+  for (let i = first; i < first + count; i++) {
     registry.create({
       executionId: `${sessionId}-${i}`,
       sessionId,
@@ -71,6 +77,45 @@ describe('ExecutionRegistry bounds (SPEC Limits, in-memory bounds)', () => {
     expect(registry.sessions).toBe(2);
     expect(registry.search({ sessionId: 'a' })).toEqual([]);
     expect(registry.search({ sessionId: 'c' })).toHaveLength(1);
+  });
+
+  it('keeps a session with a run still going and drops the next least recently started instead', () => {
+    const registry = new ExecutionRegistry({
+      maxExecutions: 100,
+      resultsPerExecution: 10,
+      logsPerExecution: 10,
+      maxSessions: 2,
+    });
+    fill(registry, 'busy', 1, false);
+    fill(registry, 'b', 2);
+    fill(registry, 'c', 1);
+    expect(registry.get('busy-0')).toBeDefined();
+    expect(registry.search({ sessionId: 'b' })).toEqual([]);
+    expect(registry.sessions).toBe(2);
+    // Once its run ended, the busy session is the least recent one and goes first.
+    registry.get('busy-0')?.transition('COMPLETED');
+    fill(registry, 'd', 1);
+    expect(registry.get('busy-0')).toBeUndefined();
+    expect(registry.search({ sessionId: 'c' })).toHaveLength(1);
+    expect(registry.sessions).toBe(2);
+  });
+
+  it('counts a session as recent from the last execution it started', () => {
+    const registry = new ExecutionRegistry({
+      maxExecutions: 100,
+      resultsPerExecution: 10,
+      logsPerExecution: 10,
+      maxSessions: 2,
+    });
+    fill(registry, 'a', 1);
+    fill(registry, 'b', 1);
+    fill(registry, 'a', 1, true, 1);
+    fill(registry, 'c', 1);
+    expect(registry.search({ sessionId: 'b' })).toEqual([]);
+    expect(registry.search({ sessionId: 'a' }).map((entry) => entry.executionId)).toEqual([
+      'a-1',
+      'a-0',
+    ]);
   });
 
   it('holds every session when svc.tracker.max-sessions is off', () => {

@@ -9,6 +9,7 @@ import { HELD_BYTES, oldestCovering, totalHeldBytes } from './held-bytes.js';
 import { isTerminalExecutionStatus } from './execution-states.js';
 import type { ExecutionStatus } from './execution-states.js';
 import { EndedExecutions } from './ended-executions.js';
+import { HeldSessions } from './held-sessions.js';
 import { ExecutionEntry } from './execution-entry.js';
 import type {
   BudgetedHistory,
@@ -85,6 +86,8 @@ export class ExecutionRegistry {
   readonly #entries = new Map<string, ExecutionEntry>();
   /** The ended ones among them (and some already dropped), oldest first. */
   readonly #ended = new EndedExecutions<ExecutionEntry>();
+  /** The sessions of the executions held, for `svc.tracker.max-sessions`. */
+  readonly #sessions = new HeldSessions<ExecutionEntry>();
   #created = 0;
   /** Executions holding result events, least recently used first. */
   readonly #withResults = new Map<string, ExecutionEntry>();
@@ -104,6 +107,7 @@ export class ExecutionRegistry {
   create(fields: ExecutionFields): ExecutionEntry {
     const entry = new ExecutionEntry(fields, this.#created++, this.#ended);
     this.#entries.set(entry.executionId, entry);
+    this.#sessions.add(entry);
     this.#trim();
     return entry;
   }
@@ -417,18 +421,12 @@ export class ExecutionRegistry {
     }
     const maxSessions = this.#limits.maxSessions ?? null;
     if (maxSessions === null) return;
-    // Sessions in the order of their newest execution: the map keeps creation order.
-    const newest = new Map<string, number>();
-    let order = 0;
-    for (const entry of this.#entries.values()) newest.set(entry.sessionId, order++);
-    if (newest.size <= maxSessions) return;
-    const byAge = [...newest.entries()].sort((a, b) => a[1] - b[1]).map(([sessionId]) => sessionId);
-    let held = newest.size;
-    for (const sessionId of byAge) {
+    let held = this.#sessions.size;
+    // A session with a run still going stays, and the next least recent one goes instead.
+    for (const executions of this.#sessions.leastRecentFirst()) {
       if (held <= maxSessions) return;
       let emptied = true;
-      for (const entry of this.#entries.values()) {
-        if (entry.sessionId !== sessionId) continue;
+      for (const entry of executions) {
         if (isTerminalExecutionStatus(entry.status)) this.#forget(entry);
         else emptied = false;
       }
@@ -439,6 +437,7 @@ export class ExecutionRegistry {
   /** Drops an execution with what it holds, so the byte totals hold only what is kept. */
   #forget(entry: ExecutionEntry): void {
     this.#entries.delete(entry.executionId);
+    this.#sessions.remove(entry);
     if (entry.results.length > 0 || this.#withResults.has(entry.executionId)) {
       this.#clearResults(entry);
     }
@@ -447,7 +446,7 @@ export class ExecutionRegistry {
 
   /** Sessions that have executions held. */
   get sessions(): number {
-    return new Set([...this.#entries.values()].map((entry) => entry.sessionId)).size;
+    return this.#sessions.size;
   }
 }
 
