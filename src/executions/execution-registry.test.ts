@@ -24,6 +24,16 @@ function fill(
   }
 }
 
+/** A registry that holds the executions of two sessions at most. */
+function boundToTwoSessions(): ExecutionRegistry {
+  return new ExecutionRegistry({
+    maxExecutions: 100,
+    resultsPerExecution: 10,
+    logsPerExecution: 10,
+    maxSessions: 2,
+  });
+}
+
 describe('ExecutionRegistry bounds (SPEC Limits, in-memory bounds)', () => {
   it('keeps the newest executions and drops the oldest ended ones beyond the limit', () => {
     const registry = new ExecutionRegistry({
@@ -65,12 +75,7 @@ describe('ExecutionRegistry bounds (SPEC Limits, in-memory bounds)', () => {
   });
 
   it('holds at most svc.tracker.max-sessions sessions, dropping the least recently started first', () => {
-    const registry = new ExecutionRegistry({
-      maxExecutions: 100,
-      resultsPerExecution: 10,
-      logsPerExecution: 10,
-      maxSessions: 2,
-    });
+    const registry = boundToTwoSessions();
     fill(registry, 'a', 2);
     fill(registry, 'b', 2);
     fill(registry, 'c', 1);
@@ -80,12 +85,7 @@ describe('ExecutionRegistry bounds (SPEC Limits, in-memory bounds)', () => {
   });
 
   it('keeps a session with a run still going and drops the next least recently started instead', () => {
-    const registry = new ExecutionRegistry({
-      maxExecutions: 100,
-      resultsPerExecution: 10,
-      logsPerExecution: 10,
-      maxSessions: 2,
-    });
+    const registry = boundToTwoSessions();
     fill(registry, 'busy', 1, false);
     fill(registry, 'b', 2);
     fill(registry, 'c', 1);
@@ -101,12 +101,7 @@ describe('ExecutionRegistry bounds (SPEC Limits, in-memory bounds)', () => {
   });
 
   it('counts a session as recent from the last execution it started', () => {
-    const registry = new ExecutionRegistry({
-      maxExecutions: 100,
-      resultsPerExecution: 10,
-      logsPerExecution: 10,
-      maxSessions: 2,
-    });
+    const registry = boundToTwoSessions();
     fill(registry, 'a', 1);
     fill(registry, 'b', 1);
     fill(registry, 'a', 1, true, 1);
