@@ -138,6 +138,37 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
     );
   });
 
+  it('reads and saves a workflow layout as the REST calls do, without a new version', async () => {
+    await mcp.call('create_session', {
+      sessionId: 'layouts',
+      name: 'L',
+      initiator: 'agent',
+      workflows: [echo],
+    });
+    const target = { sessionId: 'layouts', workflowId: 'echo' };
+    expect((await mcp.call('get_workflow_layout', target)).data).toEqual({
+      ...target,
+      version: 1,
+      positions: {},
+    });
+    const positions = { in: { x: 0, y: 0 }, shape: { x: 240, y: 0 } };
+    const saved = await mcp.call('save_workflow_layout', { ...target, positions });
+    expect(saved.isError, saved.text).toBe(false);
+    expect(saved.data).toEqual({ ...target, version: 1, positions });
+    expect(saved.data).toEqual(await rest('/api/sessions/layouts/workflows/echo/layout'));
+    expect((await mcp.call('get_workflow_layout', target)).data).toEqual(saved.data);
+    const versions = await mcp.call('list_workflow_versions', target);
+    expect(versions.data.items).toHaveLength(1);
+
+    const refused = await mcp.call('save_workflow_layout', {
+      ...target,
+      positions: { gone: { x: 1, y: 1 } },
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^400 /);
+    expect((await mcp.call('get_workflow_layout', target)).data).toEqual(saved.data);
+  });
+
   it('saves versions, notes one, diffs two and rolls back', async () => {
     await mcp.call('create_session', { sessionId: 'versions', name: 'V', initiator: 'agent' });
     const first = await mcp.call('define_workflow', { sessionId: 'versions', workflow: echo });

@@ -30,6 +30,7 @@ export function toolArguments(inputSchema: object, target: ToolTarget): Record<s
     approved: true,
     type: 'MAPPER',
     priority: 1,
+    positions: {},
   };
   const args: Record<string, unknown> = {};
   for (const name of schema.required ?? []) args[name] = values[name];

@@ -1,5 +1,6 @@
 // Sessions and workflows (SPEC "Workflow and session calls", "Versioning"; CONTRACT 4).
 import { z } from 'zod';
+import { workflowLayoutBodySchema } from '../../services/index.js';
 import { defineTool, items } from '../tool.js';
 import { newSession, sessionId, version, workflowDefinition, workflowId } from './arguments.js';
 
@@ -31,6 +32,15 @@ export const sessionTools = [
       'Reads the current definition of a workflow (WorkflowDefinition: nodes, edges, config).',
     input: workflow,
     run: ({ sessionId, workflowId }, { sessions }) => sessions.getWorkflow(sessionId, workflowId),
+  }),
+  defineTool({
+    name: 'get_workflow_layout',
+    role: 'VIEWER',
+    scope: 'session',
+    description:
+      'Reads where the editor placed the nodes of the current version of a workflow: positions by node id ({ x, y }), empty when none were saved.',
+    input: workflow,
+    run: ({ sessionId, workflowId }, { sessions }) => sessions.getLayout(sessionId, workflowId),
   }),
   defineTool({
     name: 'list_workflow_versions',
@@ -108,6 +118,21 @@ export const sessionTools = [
     input: { ...session, workflow: workflowDefinition },
     run: ({ sessionId, workflow: definition }, { sessions }, caller) =>
       sessions.defineWorkflow(sessionId, definition, caller.author, caller.sessions),
+  }),
+  defineTool({
+    name: 'save_workflow_layout',
+    role: 'ADMIN',
+    scope: 'session',
+    description:
+      'Replaces where the editor places the nodes of a workflow, without saving a version: every position names a node of the current version; nodes left out are laid out by the editor.',
+    input: {
+      ...workflow,
+      positions: workflowLayoutBodySchema.shape.positions.describe(
+        'Positions by node id of the current version, e.g. {"start": {"x": 0, "y": 0}, "greet": {"x": 240, "y": 0}}.',
+      ),
+    },
+    run: ({ sessionId, workflowId, positions }, { sessions }) =>
+      sessions.saveLayout(sessionId, workflowId, positions),
   }),
   defineTool({
     name: 'delete_workflow',
