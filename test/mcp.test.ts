@@ -73,14 +73,12 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
   });
 
   const rest = async (path: string): Promise<unknown> => (await server.call('GET', path)).json.data;
+  /** A new session, named by its id, holding `workflows`. */
+  const sessionWith = (sessionId: string, ...workflows: unknown[]) =>
+    mcp.call('create_session', { sessionId, name: sessionId, initiator: 'agent', workflows });
   /** A new session holding `echo`, and a run of it on payload 1. */
   const echoOnce = async (sessionId: string): Promise<string> => {
-    await mcp.call('create_session', {
-      sessionId,
-      name: sessionId,
-      initiator: 'agent',
-      workflows: [echo],
-    });
+    await sessionWith(sessionId, echo);
     return (await mcp.call('start_workflow', { sessionId, workflowId: 'echo', payload: 1 })).data
       .executionId as string;
   };
@@ -139,12 +137,7 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
   });
 
   it('reads and saves a workflow layout as the REST calls do, without a new version', async () => {
-    await mcp.call('create_session', {
-      sessionId: 'layouts',
-      name: 'L',
-      initiator: 'agent',
-      workflows: [echo],
-    });
+    await sessionWith('layouts', echo);
     const target = { sessionId: 'layouts', workflowId: 'echo' };
     expect((await mcp.call('get_workflow_layout', target)).data).toEqual({
       ...target,
@@ -214,12 +207,7 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
   });
 
   it('steers a run with case-insensitive actions, audited like the REST calls', async () => {
-    await mcp.call('create_session', {
-      sessionId: 'steer',
-      name: 'S',
-      initiator: 'agent',
-      workflows: [slow],
-    });
+    await sessionWith('steer', slow);
     const executionId = (
       await mcp.call('start_workflow', { sessionId: 'steer', workflowId: 'slow' })
     ).data.executionId as string;
@@ -326,12 +314,7 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
   });
 
   it('lists, reads, redrives and deletes dead letters (docs/dead-letters.md)', async () => {
-    await mcp.call('create_session', {
-      sessionId: 'letters',
-      name: 'letters',
-      initiator: 'agent',
-      workflows: [doubling()],
-    });
+    await sessionWith('letters', doubling());
     const started = await mcp.call('start_workflow', {
       sessionId: 'letters',
       workflowId: 'doubling',
@@ -382,12 +365,7 @@ describe('Tool endpoint on an open server (SPEC Tool endpoint, CONTRACT 4)', () 
         { source: 'approve', target: 'out', sourcePort: 'approved' },
       ],
     };
-    await mcp.call('create_session', {
-      sessionId: 'asks',
-      name: 'A',
-      initiator: 'agent',
-      workflows: [asking],
-    });
+    await sessionWith('asks', asking);
     const executionId = (await mcp.call('start_workflow', { sessionId: 'asks', workflowId: 'ask' }))
       .data.executionId as string;
     const pending = await eventually(

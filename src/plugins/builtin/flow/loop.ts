@@ -20,12 +20,6 @@ const loopConfig = z.looseObject({
 
 type LoopConfig = z.output<typeof loopConfig>;
 
-/**
- * The loop over one message: the value after each step, in order. Pulled, so LOOP_STREAM
- * makes the next iteration only once the one before has gone on.
- */
-type Loop = (message: Message, ctx: NodeContext) => AsyncGenerator<unknown, void, undefined>;
-
 /** What a loop evaluates, compiled once per node. */
 interface CompiledLoop {
   readonly type: string;
@@ -34,9 +28,12 @@ interface CompiledLoop {
   readonly maxIterations: number;
 }
 
-// Generators at module level: a generator function made per node would be a new function per
-// run, and V8 gives each its own prototype and map (docs/performance.md, "A run makes no
-// function of its own").
+/**
+ * The loop over one message: the value after each step, in order. Pulled, so LOOP_STREAM
+ * makes the next iteration only once the one before has gone on. At module level: a
+ * generator function made per node would be a new function per run, and V8 gives each its
+ * own prototype and map (docs/performance.md, "A run makes no function of its own").
+ */
 async function* iterate(
   loop: CompiledLoop,
   message: Message,
@@ -73,14 +70,13 @@ async function* iterationsOf(values: AsyncIterable<unknown>): AsyncGenerator<Emi
   }
 }
 
-function createLoop(type: string, config: LoopConfig): Loop {
-  const compiled: CompiledLoop = {
+function compileLoop(type: string, config: LoopConfig): CompiledLoop {
+  return {
     type,
     condition: compileExpression(config.condition),
     step: config.expression === undefined ? undefined : compileExpression(config.expression),
     maxIterations: config.maxIterations,
   };
-  return (message, ctx) => iterate(compiled, message, ctx);
 }
 
 export const loopPredicatePlugin = definePlugin({
@@ -91,12 +87,12 @@ export const loopPredicatePlugin = definePlugin({
     'Applies the step while the condition holds, then emits the final payload of each message.',
   configSchema: loopConfig,
   create: (config) => {
-    const loop = createLoop('LOOP_PREDICATE', config);
+    const loop = compileLoop('LOOP_PREDICATE', config);
     return {
       async process(message, ctx) {
         let value = message.payload;
         let iterations = 0;
-        for await (const next of loop(message, ctx)) {
+        for await (const next of iterate(loop, message, ctx)) {
           value = next;
           iterations += 1;
         }
@@ -115,11 +111,11 @@ export const loopStreamPlugin = definePlugin({
     'Applies the step while the condition holds, emitting the payload of every iteration.',
   configSchema: loopConfig,
   create: (config) => {
-    const loop = createLoop('LOOP_STREAM', config);
+    const loop = compileLoop('LOOP_STREAM', config);
     return {
       // Each iteration goes on as it is made; a message that fails part-way has emitted the
       // iterations before the failure, and an error message follows them.
-      process: (message, ctx) => iterationsOf(loop(message, ctx)),
+      process: (message, ctx) => iterationsOf(iterate(loop, message, ctx)),
     };
   },
   outputPorts: () => ['out'],
