@@ -61,6 +61,31 @@ describe('Channel (SPEC: every edge is a bounded stream with back-pressure)', ()
     expect(read).toEqual(Array.from({ length: 1000 }, (_, i) => i));
   });
 
+  it('keeps order and each value with its writer while its queue wraps around and grows', () => {
+    // Interleaved sends and receives move the queue round its ring; sends past the ring's
+    // size make it grow while the queue wraps its end.
+    const channel = new Channel<number>(50, 2, [1, 2]);
+    const expected: number[] = [];
+    let next = 0;
+    let taken = 0;
+    for (let round = 0; round < 40; round++) {
+      for (let i = 0; i < 1 + (round % 7) && channel.size < channel.capacity; i++) {
+        expect(channel.send(next, 1 + (next % 2))).toBeUndefined();
+        expected.push(next++);
+      }
+      for (let i = 0; i < round % 5 && channel.size > 0; i++) {
+        expect(channel.receive()).toBe(expected[taken++]);
+      }
+      const queued = expected.slice(taken);
+      expect(channel.size).toBe(queued.length);
+      expect(channel.loadOf(1).queued).toBe(queued.filter((value) => value % 2 === 0).length);
+      expect(channel.loadOf(2).queued).toBe(queued.filter((value) => value % 2 === 1).length);
+    }
+    while (channel.size > 0) expect(channel.receive()).toBe(expected[taken++]);
+    expect(taken).toBe(next);
+    expect(channel.loadOf(1).taken + channel.loadOf(2).taken).toBe(next);
+  });
+
   it('releases waiting writers and discards later sends once cancelled', async () => {
     const channel = new Channel<number>(1);
     void channel.send(1);

@@ -40,19 +40,22 @@ export interface EdgeLoad {
 export class Channel<T> implements Inbox<T>, Outbox<T> {
   readonly capacity: number;
   /**
-   * Queued values from `#head` on. The array grows only as far as the channel fills, so an
-   * idle edge (most edges of a parked run) costs almost nothing.
+   * Queued values: a ring of `#size` values from `#head` on, wrapping at the ring's end. The
+   * ring doubles only as the channel fills, up to its capacity, and is then reused: an idle
+   * edge (most edges of a parked run) costs almost nothing, and a busy one allocates nothing
+   * per message.
    */
   #items: (T | undefined)[] = [];
   #head = 0;
+  #size = 0;
   #writersOpen: number;
   #cancelled = false;
   #reader: ((value: T | End) => void) | undefined;
   /** Made when a writer first has to wait: most edges of a parked run never fill. */
   #waitingWriters: PendingWrite<T>[] | undefined;
   /**
-   * Only with several writers: the writer of each queued value, beside `#items` from `#head`
-   * on, and the values taken by writer. One integer pushed and read per value, no allocation:
+   * Only with several writers: the writer of each queued value, at the same place in a ring
+   * of its own as the value in `#items`, and the values taken by writer. One integer pushed and read per value, no allocation:
    * a channel with one writer keeps neither, its counts are its size and `#taken`.
    */
   #sources: number[] | undefined;
@@ -71,7 +74,7 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
   }
 
   get size(): number {
-    return this.#items.length - this.#head;
+    return this.#size;
   }
 
   send(value: T, source = 0): Promise<void> | undefined {
@@ -83,9 +86,8 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
       reader(value);
       return undefined;
     }
-    if (this.size < this.capacity) {
-      this.#items.push(value);
-      this.#sources?.push(source);
+    if (this.#size < this.capacity) {
+      this.#push(value, source);
       return undefined;
     }
     return new Promise<void>((resolve) => {
@@ -94,26 +96,21 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
   }
 
   receive(): T | End | Promise<T | End> {
-    if (this.#head < this.#items.length) {
+    if (this.#size > 0) {
+      const items = this.#items;
       const head = this.#head;
-      const value = this.#items[head] as T;
-      this.#items[head] = undefined;
+      const value = items[head] as T;
+      items[head] = undefined;
       const sources = this.#sources;
       this.#took(sources === undefined ? 0 : (sources[head] ?? 0));
-      this.#head++;
-      if (this.#head === this.#items.length) {
-        this.#items.length = 0;
-        if (sources !== undefined) sources.length = 0;
-        this.#head = 0;
-      } else if (this.#head >= 1024) {
-        this.#items = this.#items.slice(this.#head);
-        if (sources !== undefined) this.#sources = sources.slice(this.#head);
-        this.#head = 0;
-      }
-      const writer = this.#waitingWriters?.shift();
-      if (writer !== undefined) {
-        this.#items.push(writer.value);
-        this.#sources?.push(writer.source);
+      this.#head = head + 1 === items.length ? 0 : head + 1;
+      this.#size--;
+      // Looked at before the shift: a call on the (mostly empty) queue per message costs more
+      // than the rest of a receive.
+      const waiting = this.#waitingWriters;
+      if (waiting !== undefined && waiting.length > 0) {
+        const writer = waiting.shift() as PendingWrite<T>;
+        this.#push(writer.value, writer.source);
         writer.resolve();
       }
       return value;
@@ -122,6 +119,37 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
     return new Promise<T | End>((resolve) => {
       this.#reader = resolve;
     });
+  }
+
+  /** Queues `value` at the ring's tail, doubling the ring when it is full. */
+  #push(value: T, source: number): void {
+    let items = this.#items;
+    if (this.#size === items.length) items = this.#grow();
+    let tail = this.#head + this.#size;
+    if (tail >= items.length) tail -= items.length;
+    items[tail] = value;
+    const sources = this.#sources;
+    if (sources !== undefined) sources[tail] = source;
+    this.#size++;
+  }
+
+  /** A ring twice as large (at most the capacity), with the queued values from its start. */
+  #grow(): (T | undefined)[] {
+    const length = Math.min(this.capacity, Math.max(4, this.#items.length * 2));
+    this.#items = this.#unrolled(this.#items, length, undefined);
+    if (this.#sources !== undefined) this.#sources = this.#unrolled(this.#sources, length, 0);
+    this.#head = 0;
+    return this.#items;
+  }
+
+  #unrolled<V>(ring: readonly V[], length: number, empty: V): V[] {
+    const grown = new Array<V>(length).fill(empty);
+    for (let index = 0; index < this.#size; index++) {
+      let at = this.#head + index;
+      if (at >= ring.length) at -= ring.length;
+      grown[index] = ring[at] as V;
+    }
+    return grown;
   }
 
   /**
@@ -141,8 +169,10 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
       return { queued: this.size, taken: this.#taken, writerWaiting: waiting };
     }
     let queued = 0;
-    for (let index = this.#head; index < sources.length; index++) {
-      if (sources[index] === source) queued++;
+    for (let index = 0; index < this.#size; index++) {
+      let at = this.#head + index;
+      if (at >= sources.length) at -= sources.length;
+      if (sources[at] === source) queued++;
     }
     return { queued, taken: this.#takenBy?.[source] ?? 0, writerWaiting: waiting };
   }
@@ -156,7 +186,7 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
   /** One writer is done; the reader sees END once all are done and the channel is drained. */
   closeWriter(): void {
     this.#writersOpen--;
-    if (this.#writersOpen <= 0 && this.size === 0) this.#wakeReaderWithEnd();
+    if (this.#writersOpen <= 0 && this.#size === 0) this.#wakeReaderWithEnd();
   }
 
   /**
@@ -168,6 +198,7 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
     this.#items = [];
     if (this.#sources !== undefined) this.#sources = [];
     this.#head = 0;
+    this.#size = 0;
     const waiting = this.#waitingWriters ?? [];
     this.#waitingWriters = undefined;
     for (const writer of waiting) writer.resolve();
