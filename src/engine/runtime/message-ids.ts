@@ -26,9 +26,20 @@ export function plainLineage(lineage: string): string {
 
 /** Id of the `index`-th message a node emitted for the message `parentId`. */
 export function childMessageId(parentId: string, nodeKey: string, index: number): string {
-  // One concatenation onto the parent id: a short suffix is a flat string, so an id deep in
-  // a chain is a shallow rope that stores copy quickly.
-  const id = parentId + (index === 0 ? '.' + nodeKey : `.${nodeKey}-${index}`);
+  return suffixedId(parentId, index === 0 ? firstChildSuffix(nodeKey) : `.${nodeKey}-${index}`);
+}
+
+/** What a node's first emit for a message adds to the message's id (a plan keeps it). */
+export function firstChildSuffix(nodeKey: string): string {
+  return '.' + nodeKey;
+}
+
+/**
+ * `parentId` with a node's `suffix`: one concatenation onto the parent id, so that an id
+ * deep in a chain is a shallow rope of flat parts that stores copy quickly.
+ */
+export function suffixedId(parentId: string, suffix: string): string {
+  const id = parentId + suffix;
   return id.length <= MAX_LENGTH ? id : hashed(id);
 }
 

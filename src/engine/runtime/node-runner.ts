@@ -101,7 +101,7 @@ export async function runNode(run: RunParts, task: NodeTask): Promise<void> {
             if (!going) break;
             pending = pastGate(run, task, gate, runtime, next);
           }
-          pending = releaseAfter(next, pending, task.node.nodeId);
+          if (run.settlements.tracking) pending = releaseAfter(next, pending, node.nodeId);
           if (pending === undefined) continue;
           if (inFlight === undefined) await pending;
           else await inFlight.add(pending);

@@ -7,12 +7,15 @@ import type { WorkflowDefinition } from '../dag/model.js';
 import { parseNodeSettings } from '../dag/node-settings.js';
 import type { NodeSettings } from '../dag/node-settings.js';
 import { validateWorkflow } from '../dag/validate.js';
+import { firstChildSuffix } from './message-ids.js';
 import type { PluginCatalog, PluginDescriptor } from '../ports.js';
 
 export interface PlannedNode {
   readonly index: number;
   /** Short key used in derived message ids. */
   readonly key: string;
+  /** What the node's first emit for a message adds to its id: made once, not per message. */
+  readonly idSuffix: string;
   readonly nodeId: string;
   readonly type: string;
   readonly kind: NodeKind;
@@ -30,6 +33,11 @@ export interface PlannedNode {
   readonly routes: ReadonlyMap<string, readonly number[]>;
   /** Children of edges without a port, for ports not listed in `routes`. */
   readonly anyPort: readonly number[];
+  /**
+   * The children of port `out`, which almost every emit goes to: read from here, it costs no
+   * map lookup per message.
+   */
+  readonly outTargets: readonly number[];
   /** A sink: no outgoing edge. When a sink fails, the run ends (SPEC States and transitions). */
   readonly sink: boolean;
 }
@@ -82,12 +90,14 @@ export function prepareWorkflow(
     if (!parsed.ok) throw new AppError('WORKFLOW_INVALID', { fieldErrors: parsed.errors });
     const settings = parsed.value;
     const timeoutSeconds = settings.timeoutSeconds ?? descriptor.defaultTimeoutSeconds;
+    const key = index.toString(36);
     const anyPort = unported[index] ?? [];
     const routes = new Map<string, readonly number[]>();
     for (const [port, targets] of ported[index] ?? []) routes.set(port, [...targets, ...anyPort]);
     return {
       index,
-      key: index.toString(36),
+      key,
+      idSuffix: firstChildSuffix(key),
       nodeId,
       type: node.type,
       kind: descriptor.kind,
@@ -100,6 +110,7 @@ export function prepareWorkflow(
       children: [...(children[index] ?? [])],
       routes,
       anyPort,
+      outTargets: routes.get('out') ?? anyPort,
       sink: (children[index]?.size ?? 0) === 0,
     };
   });

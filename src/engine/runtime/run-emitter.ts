@@ -4,7 +4,7 @@
 // A payload over the server's largest (`svc.limits.max-payload`) fails its message instead.
 import type { Emit, Message, MessageHeaders } from '../../plugin-api/index.js';
 import type { CheckpointWriter, EncodedPayload, RecordingMessage } from '../checkpoints.js';
-import { childMessageId } from './message-ids.js';
+import { childMessageId, suffixedId } from './message-ids.js';
 import { payloadBytes } from './payload-size.js';
 import { NodeEnd } from './node-state.js';
 import type { NodeTask } from './node-task.js';
@@ -126,20 +126,17 @@ export class RunEmitter {
 
   /** The `index`-th emit a node made for `input`, with the id derived from both. */
   emitChild(task: NodeTask, input: Message, index: number, emit: Emit): Promise<void> | undefined {
-    return this.emit(
-      task,
-      childMessageId(input.id, task.node.key, index),
-      input.headers,
-      emit,
-      input,
-    );
+    const node = task.node;
+    const id =
+      index === 0 ? suffixedId(input.id, node.idSuffix) : childMessageId(input.id, node.key, index);
+    return this.emit(task, id, input.headers, emit, input);
   }
 
   /** A skipped node's output: the message unchanged on port `out`, with a derived id. */
   passThrough(task: NodeTask, message: Message): Promise<void> | undefined {
     return this.emit(
       task,
-      childMessageId(message.id, task.node.key, 0),
+      suffixedId(message.id, task.node.idSuffix),
       message.headers,
       { payload: message.payload },
       message,
@@ -183,7 +180,7 @@ export class RunEmitter {
     if (this.#debug) task.context.lastOutput = emit.payload;
     const node = task.node;
     const port = emit.port ?? 'out';
-    const targets = node.routes.get(port) ?? node.anyPort;
+    const targets = port === 'out' ? node.outTargets : (node.routes.get(port) ?? node.anyPort);
     const tracked = trackers ?? (input === undefined ? undefined : trackersOf(input));
     if (tracked !== undefined) carry(message, tracked, targets.length);
     const checkpoints = this.#checkpoints;

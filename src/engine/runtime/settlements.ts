@@ -180,6 +180,14 @@ export class RunSettlements {
     this.#done = done;
   }
 
+  /**
+   * Whether any message of the run may carry trackers: false until a trigger's first message
+   * with a settlement, so that the other runs skip the look at every message's trackers.
+   */
+  get tracking(): boolean {
+    return this.#open !== undefined;
+  }
+
   /** Trackers not settled yet. */
   get open(): number {
     return this.#open?.size ?? 0;
