@@ -176,7 +176,7 @@ describe('Result events retention (SPEC Events 5, svc.results.*)', () => {
     const trimmed = registry.get('k-0')!;
     const fresh = registry.get('k-1')!;
     const stale = registry.get('k-2')!;
-    for (let i = 0; i < 3; i++) registry.addResult(trimmed, 'out', { ...message, payload: i }, 0);
+    for (let i = 0; i < 3; i++) registry.addResult(trimmed, 'out', { ...message, payload: i }, now);
     expect(registry.notKept(trimmed)).toEqual({ results: true, logs: false });
     const stored = registry.outputsOf(trimmed);
     expect(stored.results.map((result) => result.payload)).toEqual([1, 2]);

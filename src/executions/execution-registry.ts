@@ -210,7 +210,9 @@ export class ExecutionRegistry {
     this.#resultBytes += bytes;
     const keep = this.#limits.resultsPerExecution;
     if (entry.results.length >= 2 * keep) this.#trimResults(entry, keep);
-    this.#touchResults(entry);
+    // The time the result was stamped with: a second look at the clock per result was a
+    // twentieth of a run that records one per message.
+    this.#touchResults(entry, now);
     const max = this.#limits.resultBytes;
     if (max !== undefined && this.#resultBytes > max) this.#shed('results', max);
     return result;
