@@ -55,8 +55,9 @@ export class Channel<T> implements Inbox<T>, Outbox<T> {
   #waitingWriters: PendingWrite<T>[] | undefined;
   /**
    * Only with several writers: the writer of each queued value, at the same place in a ring
-   * of its own as the value in `#items`, and the values taken by writer. One integer pushed and read per value, no allocation:
-   * a channel with one writer keeps neither, its counts are its size and `#taken`.
+   * of its own as the value in `#items`, and the values taken by writer. One integer written
+   * and read per value, no allocation: a channel with one writer keeps neither, its counts
+   * are its size and `#taken`.
    */
   #sources: number[] | undefined;
   #takenBy: number[] | undefined;
