@@ -38,7 +38,7 @@ export async function medianMs(
 }
 
 /** How many times a figure and its baseline are measured back to back; the median is kept. */
-export const PAIRS = 3;
+const PAIRS = 3;
 
 /**
  * Calls `measure` `times` in a row and answers the measure whose `ratio` is the median. On a
