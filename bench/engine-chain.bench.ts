@@ -186,7 +186,7 @@ export const engineChainBench: Bench = {
  * The same chain recording every message: with the memory store (its caps hold the first 200
  * messages of each node) and with the file store (every message a JSON line, writes batched,
  * an fsync for each end marker). Reports the file store's rate against the memory store's:
- * the median of three pairs measured back to back, since a single run of either moves by a
+ * the median of five pairs measured back to back, since a single run of either moves by a
  * tenth with the garbage collector's and the disk's timing.
  */
 async function withCheckpoints(): Promise<BenchResult[]> {

@@ -130,7 +130,7 @@ async function plainRate(port: number, amount: number): Promise<number> {
 
 /**
  * Both servers listen side by side and are loaded in turn, warmed up first; a single measure
- * of either moves by a tenth or more with what else the two cores run, so the median of three
+ * of either moves by a tenth or more with what else the two cores run, so the median of the
  * pairs taken back to back is reported.
  */
 async function measuredPairs(): Promise<{ server: number; plain: number }> {
