@@ -1,7 +1,7 @@
 // Composition root: settings -> stores -> plugins -> services -> HTTP edge.
 import type { FastifyInstance } from 'fastify';
 import { KeyRing } from './auth/index.js';
-import { createOrderedIds, randomIds, systemClock } from './core/index.js';
+import { createOrderedIds, randomIds, systemClock, turnOffPretenuring } from './core/index.js';
 import type { Clock, IdGenerator } from './core/index.js';
 import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, ProfileName, Settings } from './config/index.js';
@@ -131,6 +131,8 @@ interface Address {
 
 export async function createApp(options: AppOptions): Promise<App> {
   const { settings, buildInfo } = options;
+  // Before any workload: V8's pretenuring misjudges the events the histories keep.
+  turnOffPretenuring();
   // Before anything is opened: a bad plugin stops start-up with nothing to close.
   const directoryPlugins = await loadPluginDirectory(settings['svc.plugins.dir'], {
     native: buildInfo.native !== undefined,

@@ -1,7 +1,7 @@
 // Composition root of the worker role (`svc.workers.role=worker`): settings -> plugins ->
 // runtimes -> one connection to the control plane. No REST API, no stores (docs/workers.md).
 import os from 'node:os';
-import { AppError } from './core/index.js';
+import { AppError, turnOffPretenuring } from './core/index.js';
 import { createConfigResolver } from './config/index.js';
 import type { BuildInfo, Settings } from './config/index.js';
 import { loggersFor } from './observability/index.js';
@@ -47,6 +47,8 @@ function hostAndPort(value: string): { host: string; port: number } {
  */
 export async function createWorkerApp(options: WorkerAppOptions): Promise<WorkerApp> {
   const { settings, buildInfo } = options;
+  // The same collector settings as the server whose nodes a worker runs.
+  turnOffPretenuring();
   if (!buildInfo.workers) {
     throw refused(
       'svc.workers.role=worker needs a build with remote workers (npm run build -- --svc.workers=true)',

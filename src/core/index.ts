@@ -20,4 +20,5 @@ export type { IdGenerator } from './ids.js';
 export { IsoTimes, ManualClock, isoTimestamp, systemClock } from './clock.js';
 export type { Clock } from './clock.js';
 export { KeyedLock } from './keyed-lock.js';
+export { turnOffPretenuring } from './garbage-collector.js';
 export { STATUS_BY_CODE, statusOf } from './error-status.js';
