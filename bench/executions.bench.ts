@@ -6,6 +6,7 @@ import type { App } from '../src/app.js';
 import { defaultSettings } from '../src/config/index.js';
 import { createSilentLoggers } from '../src/observability/index.js';
 import { TEST_BUILD_INFO } from '../test/support/server.js';
+import { median } from './harness.js';
 import type { Bench, BenchResult } from './harness.js';
 
 /** Parked runs measured, after 3,000 to fill the fixed-size buffers. */
@@ -88,12 +89,10 @@ async function shortRuns(): Promise<BenchResult[]> {
     for (let i = 1; i < WARM_UP_ROUNDS; i++) await round(ROUND_RUNS);
     const timed: number[] = [];
     for (let i = 0; i < TIMED_ROUNDS; i++) timed.push(await round(ROUND_RUNS));
-    timed.sort((a, b) => a - b);
-    const median = timed[Math.floor(TIMED_ROUNDS / 2)] ?? Number.NaN;
     return [
       {
         name: 'executions.short.rate',
-        value: Math.round(median),
+        value: Math.round(median(timed)),
         unit: `executions/s (median of ${TIMED_ROUNDS} rounds of ${ROUND_RUNS.toLocaleString('en')} after ${WARM_UP_ROUNDS} to warm up)`,
         goal: '>= 5,000/s',
       },
