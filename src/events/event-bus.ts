@@ -56,6 +56,10 @@ export class EventBus {
     filter: EventFilter;
     deliver: (event: BusEvent) => void;
   }>();
+  readonly #watchers = new Set<() => void>();
+  #waking = false;
+  /** The newest event, also when it alone is over the byte budget and left the history. */
+  #newest: BusEvent | undefined;
   #seq: number;
   /** The number before the first event of this bus. */
   readonly #start: number;
@@ -87,8 +91,10 @@ export class EventBus {
     const overwritten = this.#history[slot];
     if (overwritten !== undefined) this.#bytes -= overwritten.bytes;
     this.#history[slot] = numbered;
+    this.#newest = numbered;
     this.#bytes += numbered.bytes;
     if (this.#bytes > this.#maxBytes) this.#shed();
+    if (this.#watchers.size > 0 && !this.#waking) this.#wakeWatchers();
     // Subscribers get every event, also one too large for the history to keep.
     for (const subscriber of this.#subscribers) {
       if (subscriber.filter(event)) subscriber.deliver(numbered);
@@ -148,6 +154,37 @@ export class EventBus {
     return found;
   }
 
+  /**
+   * The event numbered `seq` while the history keeps it; the newest event also when the byte
+   * budget left it out, so that a reader that keeps up gets every event.
+   */
+  at(seq: number): BusEvent | undefined {
+    const numbered = this.#history[seq % this.#historySize];
+    if (numbered?.seq === seq) return numbered;
+    return this.#newest?.seq === seq ? this.#newest : undefined;
+  }
+
+  /**
+   * `watcher` is told once a turn of the event loop in which events were published: readers
+   * that take what came since their cursor pay nothing per event.
+   */
+  watch(watcher: () => void): Subscription {
+    this.#watchers.add(watcher);
+    return {
+      close: () => {
+        this.#watchers.delete(watcher);
+      },
+    };
+  }
+
+  #wakeWatchers(): void {
+    this.#waking = true;
+    setImmediate(() => {
+      this.#waking = false;
+      for (const watcher of this.#watchers) watcher();
+    });
+  }
+
   subscribe(filter: EventFilter, deliver: (event: BusEvent) => void): Subscription {
     const subscriber = { filter, deliver };
     this.#subscribers.add(subscriber);
@@ -160,5 +197,9 @@ export class EventBus {
 
   get subscribers(): number {
     return this.#subscribers.size;
+  }
+
+  get watchers(): number {
+    return this.#watchers.size;
   }
 }

@@ -123,3 +123,52 @@ describe('the byte budget of a feed (svc.streaming.event-history-max-bytes, docs
     expect(reader.take()).toEqual({ bytes: Buffer.from(`${bus.lastSeq}:e1\n`), missed: 0 });
   });
 });
+
+describe('the whole stream (no filter): read from the bus history itself', () => {
+  it('copies nothing per event: no subscriber, one watcher, and the bus numbers as positions', async () => {
+    const bus = new EventBus(100);
+    const feeds = new EventFeeds(bus, { capacity: 10, frame });
+    const reader = feeds.reader('', undefined);
+    let woken = 0;
+    reader.wake = () => {
+      woken++;
+    };
+    expect([bus.subscribers, bus.watchers]).toEqual([0, 1]);
+    for (let n = 1; n <= 3; n++) bus.publish(event(n === 2 ? 'e2' : 'e1', n));
+    await turn();
+    expect(woken).toBe(1);
+    expect(reader.take()).toEqual({ bytes: Buffer.from('1:e1\n2:e2\n3:e1\n'), missed: 0 });
+    reader.close();
+    expect([feeds.size, bus.watchers]).toEqual([0, 0]);
+  });
+
+  it('skips what the history let go, and still gives the newest event too large to keep', () => {
+    const bus = new EventBus(4, 0, { maxBytes: 10_000 });
+    const feeds = new EventFeeds(bus, { capacity: 3, frame });
+    const reader = feeds.reader('', undefined);
+    for (let n = 1; n <= 6; n++) bus.publish(event('e1', n));
+    expect(reader.take()).toEqual({ bytes: Buffer.from('4:e1\n5:e1\n6:e1\n'), missed: 3 });
+    bus.publish({ ...event('e1', 7), [HELD_BYTES]: 50_000 });
+    expect(bus.since(6, () => true)).toEqual([]);
+    expect(reader.take()).toEqual({ bytes: Buffer.from('7:e1\n'), missed: 0 });
+    // The large one leaves with the next event: a reader that had not taken it counts it.
+    const behind = feeds.reader('', undefined);
+    bus.publish({ ...event('e1', 8), [HELD_BYTES]: 50_000 });
+    bus.publish(event('e1', 9));
+    expect(behind.take()).toEqual({ bytes: Buffer.from('9:e1\n'), missed: 1 });
+    expect(reader.take()).toEqual({ bytes: Buffer.from('9:e1\n'), missed: 1 });
+  });
+});
+
+describe('the bytes of a take', () => {
+  it('are the frames encoded as UTF-8, also when wide characters make them longer than counted', () => {
+    const bus = new EventBus(100);
+    const wide = (numbered: BusEvent): string =>
+      `${numbered.seq}:é€😀${'x'.repeat(numbered.seq)}\n`;
+    const feeds = new EventFeeds(bus, { capacity: 10, frame: wide });
+    const reader = feeds.reader('all', () => true);
+    for (let n = 1; n <= 5; n++) bus.publish(event('e1', n));
+    const expected = [1, 2, 3, 4, 5].map((seq) => `${seq}:é€😀${'x'.repeat(seq)}\n`).join('');
+    expect(reader.take().bytes?.toString('utf8')).toBe(expected);
+  });
+});

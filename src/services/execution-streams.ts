@@ -79,9 +79,11 @@ export function followEvents(
   if (after !== null) {
     for (const numbered of sources.bus.since(after, filter)) sink.sendEvent(numbered);
   }
-  // Live events follow the caught-up ones: the feed's reader starts with the next event.
+  // Live events follow the caught-up ones: the feed's reader starts with the next event. The
+  // whole stream is read from the bus's history as it is, without a filter to run per event.
   const key = [sessionId ?? '', executionId ?? '', kinds?.trim() ?? ''].join('\u0000');
-  sink.follow(sources.feeds.reader(key, filter));
+  const whole = sessionId === undefined && executionId === undefined && (kinds ?? '').trim() === '';
+  sink.follow(sources.feeds.reader(key, whole ? undefined : filter));
 }
 
 /** An execution's log entries after `after`, live until the run ends. */
