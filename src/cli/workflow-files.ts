@@ -156,7 +156,9 @@ function resourceOf(value: unknown): Found | string | { path: string; message: s
   return {
     kind: 'workflow',
     sessionId,
-    definition: definition as unknown as WorkflowDefinition,
+    // Unchecked here on purpose: the server validates the definition when it is applied and
+    // answers every problem with its path, which the command prints against the file's lines.
+    definition: definition as WorkflowDefinition,
   };
 }
 

@@ -52,6 +52,8 @@ export function workersProto(): {
 } {
   if (loaded === undefined) {
     const definition = protoLoader.loadSync(protoFile(), LOADER_OPTIONS);
+    // grpc-js types a loaded package as nested records of unknown shape; this is the service
+    // the proto file declares.
     const root = grpc.loadPackageDefinition(definition) as unknown as {
       workflow: { workers: { v1: { Workers: ServiceConstructor } } };
     };
@@ -75,6 +77,7 @@ export type WorkerCall = grpc.ClientDuplexStream<WorkerFrame, Received<ControlFr
 
 /** Opens the Connect call on a channel made with `WorkersService`. */
 export function connectCall(client: grpc.Client, metadata: grpc.Metadata): WorkerCall {
+  // A client made from a loaded definition gets its methods at run time, untyped by grpc-js.
   return (client as unknown as { connect(metadata: grpc.Metadata): WorkerCall }).connect(metadata);
 }
 
