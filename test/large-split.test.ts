@@ -88,6 +88,7 @@ describe('A SPLITTER of millions of items (SPEC What the service does: back-pres
       latencies.push(performance.now() - asked);
       expect(health.status).toBe(200);
       heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+      // Health is asked over a stretch of the split, not in one burst: the spacing is the test.
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const running = await record(id);
