@@ -40,7 +40,7 @@ export class FeedReader {
  * The frames as one buffer, each written into it in turn: a text concatenated from a thousand
  * frames is a rope of every piece of every frame, and flattening it cost more than framing.
  */
-export function encode(frames: readonly string[]): Buffer {
+function encode(frames: readonly string[]): Buffer {
   let length = 0;
   for (const frame of frames) length += frame.length;
   // Exact for ASCII frames; a frame with wider characters makes the buffer grow.
